@@ -1,0 +1,2 @@
+//! Field benches.
+fn main() {}

@@ -1,0 +1,2 @@
+//! `sm-curve`: not yet implemented; see the workspace issues.
+#![no_std]

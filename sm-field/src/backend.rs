@@ -1,0 +1,48 @@
+//! Limb backends: the only place where field arithmetic touches machine words.
+//!
+//! Every backend works on **fully reduced Montgomery residues with R = 2^256** stored as four
+//! little-endian 64-bit limbs, so the limbs of a value are identical on every backend and can be
+//! compared bit for bit (`cargo xtask check` does). How a backend computes internally (8 × 32-bit
+//! limbs, `u128` products, MULX/ADCX/ADOX) is its own business.
+//!
+//! All operations are constant time: no branch or memory index depends on operand values.
+
+use crate::{Limbs, Modulus};
+
+#[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
+pub mod asm;
+#[cfg(any(feature = "u32", sm_backend = "u32"))]
+pub mod u32;
+pub mod u64;
+
+/// Limb arithmetic modulo `M::P` on fully reduced Montgomery residues (R = 2^256).
+///
+/// Inputs must be below `M::P`; outputs are below `M::P`.
+pub trait Backend:
+    'static + Copy + Clone + Default + Send + Sync + core::fmt::Debug + PartialEq + Eq
+{
+    /// Short name (`"u32"`, `"u64"`, `"asm"`).
+    const NAME: &'static str;
+
+    /// `a + b mod p`.
+    fn add<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs;
+    /// `a - b mod p`.
+    fn sub<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs;
+    /// `-a mod p` (0 maps to 0).
+    #[inline(always)]
+    fn neg<M: Modulus>(a: &Limbs) -> Limbs {
+        Self::sub::<M>(&[0; 4], a)
+    }
+    /// `2a mod p`.
+    #[inline(always)]
+    fn double<M: Modulus>(a: &Limbs) -> Limbs {
+        Self::add::<M>(a, a)
+    }
+    /// Montgomery product `a·b·R^-1 mod p`.
+    fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs;
+    /// Montgomery square `a^2·R^-1 mod p`.
+    #[inline(always)]
+    fn square<M: Modulus>(a: &Limbs) -> Limbs {
+        Self::mul::<M>(a, a)
+    }
+}

@@ -1,0 +1,78 @@
+//! Prime fields for SM2 (GB/T 32918) and SM9 (GM/T 0044), generic over a limb [`Backend`].
+//!
+//! * [`Modulus`] fixes a prime: [`Sm2P`], [`Sm2N`], [`Sm9P`], [`Sm9N`].
+//! * [`Backend`] implements limb arithmetic on Montgomery residues (R = 2^256):
+//!   [`U64`] (portable, `u128` products), `U32` (portable, 8 × 32-bit limbs, feature `u32`) and
+//!   `Asm` (x86_64 MULX/ADCX/ADOX, feature `asm`). All produce bit-identical limbs.
+//! * [`Fp<M, B>`](Fp) is an element of GF(p), with `B` defaulting to [`DefaultBackend`].
+//!
+//! The default backend is chosen by Cargo features with priority `asm > u64 > u32` (`asm` only on
+//! x86_64); `--cfg sm_backend="u32"` (or `"u64"`, `"asm"`) in `RUSTFLAGS` overrides the choice.
+//!
+//! ```
+//! use sm_field::{Fp, Sm9P};
+//! let a = Fp::<Sm9P>::from_u64(7);
+//! let inv = a.invert().unwrap();
+//! assert_eq!(a * inv, Fp::ONE);
+//! let s = (a * a).sqrt().unwrap();
+//! assert!(s == a || s == -a);
+//! ```
+#![no_std]
+#![cfg_attr(not(any(feature = "asm", sm_backend = "asm")), forbid(unsafe_code))]
+
+#[cfg(test)]
+extern crate std;
+
+pub mod backend;
+mod field;
+mod fp;
+mod modulus;
+
+pub use backend::u64::U64;
+pub use backend::Backend;
+pub use field::Field;
+pub use fp::Fp;
+pub use modulus::{
+    limbs_from_be_hex, mont_mul_const, neg_inv64, to_mont_const, Modulus, Shape, Sm2N, Sm2P, Sm9N,
+    Sm9P,
+};
+
+#[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
+pub use backend::asm::Asm;
+#[cfg(any(feature = "u32", sm_backend = "u32"))]
+pub use backend::u32::U32;
+
+/// Four little-endian 64-bit limbs of a 256-bit value.
+pub type Limbs = [u64; 4];
+
+#[cfg(sm_backend = "u32")]
+/// The backend used when none is named (forced by `--cfg sm_backend="u32"`).
+pub type DefaultBackend = backend::u32::U32;
+#[cfg(sm_backend = "u64")]
+/// The backend used when none is named (forced by `--cfg sm_backend="u64"`).
+pub type DefaultBackend = U64;
+#[cfg(all(sm_backend = "asm", target_arch = "x86_64"))]
+/// The backend used when none is named (forced by `--cfg sm_backend="asm"`).
+pub type DefaultBackend = backend::asm::Asm;
+#[cfg(all(sm_backend = "asm", not(target_arch = "x86_64")))]
+/// The backend used when none is named (`asm` requested on a target without it: `u64`).
+pub type DefaultBackend = U64;
+
+#[cfg(all(not(sm_backend), feature = "asm", target_arch = "x86_64"))]
+/// The backend used when none is named: `asm` (feature priority asm > u64 > u32).
+pub type DefaultBackend = backend::asm::Asm;
+#[cfg(all(
+    not(sm_backend),
+    not(all(feature = "asm", target_arch = "x86_64")),
+    any(feature = "u64", feature = "asm", not(feature = "u32"))
+))]
+/// The backend used when none is named: `u64`.
+pub type DefaultBackend = U64;
+#[cfg(all(
+    not(sm_backend),
+    feature = "u32",
+    not(feature = "u64"),
+    not(feature = "asm")
+))]
+/// The backend used when none is named: `u32` (only feature enabled).
+pub type DefaultBackend = backend::u32::U32;

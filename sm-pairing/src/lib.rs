@@ -1,0 +1,2 @@
+//! `sm-pairing`: not yet implemented; see the workspace issues.
+#![no_std]

@@ -1,0 +1,60 @@
+//! Known-answer test data for the workspace, copied from `shared/vectors` (see `data/PROVENANCE.md`).
+//!
+//! The JSON files are embedded verbatim; [`sm2_sm3`], [`sm9`] and [`gmssl`] parse them on demand, and
+//! [`hex`] / [`hex_at`] decode the hex strings they hold.
+
+use serde_json::Value;
+
+/// Raw text of `sm2-sm3-vectors.json` (SM3, HMAC-SM3, ZA preimages, SM2 examples).
+pub const SM2_SM3_JSON: &str = include_str!("../data/sm2-sm3-vectors.json");
+/// Raw text of `sm9-vectors.json` (GM/T 0044.5 annexes A–D, curve parameters, DER examples).
+pub const SM9_JSON: &str = include_str!("../data/sm9-vectors.json");
+/// Raw text of `gmssl-kat-sample.json` (GmSSL 3.3 generated cases with recorded randomness).
+pub const GMSSL_JSON: &str = include_str!("../data/gmssl-kat-sample.json");
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).expect("embedded vector file is valid JSON")
+}
+
+/// Parsed `sm2-sm3-vectors.json`.
+pub fn sm2_sm3() -> Value {
+    parse(SM2_SM3_JSON)
+}
+
+/// Parsed `sm9-vectors.json`.
+pub fn sm9() -> Value {
+    parse(SM9_JSON)
+}
+
+/// Parsed `gmssl-kat-sample.json`.
+pub fn gmssl() -> Value {
+    parse(GMSSL_JSON)
+}
+
+/// Decodes a hex string (either case); panics on malformed test data.
+pub fn hex(s: &str) -> Vec<u8> {
+    ::hex::decode(s).unwrap_or_else(|e| panic!("bad hex in test vector {s:?}: {e}"))
+}
+
+/// Decodes the hex string found at a JSON pointer (`/curve/p`) of `v`; panics if absent.
+pub fn hex_at(v: &Value, pointer: &str) -> Vec<u8> {
+    let s = v
+        .pointer(pointer)
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("no string at {pointer}"));
+    hex(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_parse_and_hold_expected_groups() {
+        assert!(sm2_sm3().get("sm3").is_some());
+        assert!(sm9().get("sign_annexA").is_some());
+        assert!(gmssl().get("sm9").is_some());
+        assert_eq!(hex_at(&sm9(), "/curve/p").len(), 32);
+        assert_eq!(hex("0aFF"), vec![0x0a, 0xff]);
+    }
+}

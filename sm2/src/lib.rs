@@ -1,0 +1,2 @@
+//! `sm2`: not yet implemented; see the workspace issues.
+#![no_std]

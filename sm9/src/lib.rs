@@ -1,0 +1,2 @@
+//! `sm9`: not yet implemented; see the workspace issues.
+#![no_std]

@@ -1,0 +1,2 @@
+//! Workspace automation (see README).
+fn main() {}
