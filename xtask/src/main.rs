@@ -1,2 +1,44 @@
-//! Workspace automation (see README).
-fn main() {}
+//! Workspace automation.
+//!
+//! ```text
+//! cargo xtask test                 # prepare interop peers, then run the whole test suite
+//! cargo xtask check [--quick]      # num-bigint reference + cross-backend equivalence
+//! cargo xtask bench [OPTIONS] [GROUP...]
+//!     --backends u32,u64,asm       # A/B the limb backends in one process (default: all)
+//!     --quick                      # short run (well under a minute)
+//!     --markdown FILE              # also write the table as Markdown
+//! ```
+
+mod bench;
+mod check;
+mod sysinfo;
+mod test_cmd;
+
+use std::process::ExitCode;
+
+fn usage() -> ExitCode {
+    eprintln!(
+        "usage: cargo xtask <test | check [--quick] [--seed N] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...]>"
+    );
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((cmd, rest)) = args.split_first() else {
+        return usage();
+    };
+    let result = match cmd.as_str() {
+        "check" => check::run(rest),
+        "bench" => bench::run(rest),
+        "test" => test_cmd::run(rest),
+        _ => return usage(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("xtask {cmd}: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,304 @@
+//! `cargo xtask check`: recompute every constant with `num-bigint`, check each field operation of
+//! the `u64` backend against a `num-bigint` definition, and every other backend against `u64`
+//! bit for bit, on edge and random inputs.
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use sm_field::{Backend, Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
+
+/// Names of the backends compiled into this binary.
+pub const BACKEND_NAMES: &[&str] = &[
+    "u64",
+    "u32",
+    #[cfg(all(target_arch = "x86_64", xtask_asm))]
+    "asm",
+];
+
+/// Runs `$f::<M, Backend>(args)` for every non-reference backend.
+macro_rules! for_other_backends {
+    ($f:ident::<$M:ty>($($arg:expr),*)) => {{
+        let mut r: Result<(), String> = $f::<$M, sm_field::U32>($($arg),*);
+        #[cfg(all(target_arch = "x86_64", xtask_asm))]
+        {
+            if r.is_ok() {
+                r = $f::<$M, sm_field::Asm>($($arg),*);
+            }
+        }
+        r
+    }};
+}
+
+pub fn limbs_big(l: &Limbs) -> BigUint {
+    let mut b = [0u8; 32];
+    for i in 0..4 {
+        b[i * 8..i * 8 + 8].copy_from_slice(&l[i].to_le_bytes());
+    }
+    BigUint::from_bytes_le(&b)
+}
+
+fn big_bytes(v: &BigUint) -> [u8; 32] {
+    let b = v.to_bytes_be();
+    let mut out = [0u8; 32];
+    out[32 - b.len()..].copy_from_slice(&b);
+    out
+}
+
+fn hexs(v: &BigUint) -> String {
+    format!("0x{:064x}", v)
+}
+
+struct Opts {
+    quick: bool,
+    seed: u64,
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut opts = Opts { quick: false, seed: rand::random() };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--quick" => opts.quick = true,
+            "--seed" => {
+                opts.seed = it
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or("--seed needs a number")?
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    crate::sysinfo::print_header();
+    println!("seed:     {} (rerun with --seed {})", opts.seed, opts.seed);
+    let start = std::time::Instant::now();
+    constants()?;
+    println!("ok  constants recomputed with num-bigint (p, n, R, R^2, R^3, -p^-1, primality)");
+    let n = if opts.quick { 2_000 } else { 100_000 };
+    field::<Sm2P>(n, opts.seed)?;
+    field::<Sm2N>(n, opts.seed)?;
+    field::<Sm9P>(n, opts.seed)?;
+    field::<Sm9N>(n, opts.seed)?;
+    println!("all checks passed in {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn expect_eq(what: &str, got: &BigUint, want: &BigUint) -> Result<(), String> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("{what}: got {}, want {}", hexs(got), hexs(want)))
+    }
+}
+
+/// Miller–Rabin with fixed bases (deterministic enough for a sanity check of published primes).
+fn is_probable_prime(n: &BigUint) -> bool {
+    let one = BigUint::one();
+    let n1 = n - &one;
+    let s = n1.trailing_zeros().unwrap_or(0);
+    let d = &n1 >> s;
+    'bases: for a in [2u32, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37] {
+        let mut x = BigUint::from(a).modpow(&d, n);
+        if x == one || x == n1 {
+            continue;
+        }
+        for _ in 1..s {
+            x = x.modpow(&BigUint::from(2u8), n);
+            if x == n1 {
+                continue 'bases;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+fn constants() -> Result<(), String> {
+    let v = sm_testvectors::sm9();
+    let sm2 = sm_testvectors::sm2_sm3();
+    let from_hex = |s: &str| BigUint::parse_bytes(s.as_bytes(), 16).expect("hex");
+    let jstr = |v: &serde_json::Value, ptr: &str| -> Result<String, String> {
+        v.pointer(ptr)
+            .and_then(|x| x.as_str())
+            .map(str::to_string)
+            .ok_or_else(|| format!("vector file lacks {ptr}"))
+    };
+    // SM9: p and n from the BN parameter t (GM/T 0044.5 §A), and as published.
+    let t = from_hex(&jstr(&v, "/curve/t_bn_parameter")?);
+    let t2 = &t * &t;
+    let t3 = &t2 * &t;
+    let t4 = &t3 * &t;
+    let p9 = 36u32 * &t4 + 36u32 * &t3 + 24u32 * &t2 + 6u32 * &t + 1u32;
+    let n9 = 36u32 * &t4 + 36u32 * &t3 + 18u32 * &t2 + 6u32 * &t + 1u32;
+    expect_eq("sm9 p from t", &p9, &from_hex(&jstr(&v, "/curve/p")?))?;
+    expect_eq("sm9 n from t", &n9, &from_hex(&jstr(&v, "/curve/n")?))?;
+    // SM2: p = 2^256 − 2^224 − 2^96 + 2^64 − 1 (GB/T 32918.5).
+    let one = BigUint::one();
+    let p2 = (&one << 256) - (&one << 224) - (&one << 96) + (&one << 64) - 1u32;
+    expect_eq("sm2 p formula", &p2, &from_hex(&jstr(&sm2, "/sm2_curve_recommended/p")?))?;
+    let n2 = from_hex(&jstr(&sm2, "/sm2_curve_recommended/n")?);
+    check_modulus::<Sm2P>(&p2)?;
+    check_modulus::<Sm2N>(&n2)?;
+    check_modulus::<Sm9P>(&p9)?;
+    check_modulus::<Sm9N>(&n9)?;
+    Ok(())
+}
+
+fn check_modulus<M: Modulus>(p: &BigUint) -> Result<(), String> {
+    let name = M::NAME;
+    expect_eq(&format!("{name} P"), &limbs_big(&M::P), p)?;
+    if !is_probable_prime(p) {
+        return Err(format!("{name} is not prime"));
+    }
+    let r = BigUint::one() << 256;
+    expect_eq(&format!("{name} R"), &limbs_big(&M::R), &(&r % p))?;
+    expect_eq(&format!("{name} R^2"), &limbs_big(&M::R2), &((&r * &r) % p))?;
+    expect_eq(&format!("{name} R^3"), &limbs_big(&M::R3), &((&r * &r * &r) % p))?;
+    let w = BigUint::one() << 64;
+    let p_low: BigUint = p % &w;
+    let inv = (&w - p_low.modpow(&(BigUint::from(2u8).pow(63) - 1u32), &w)) % &w;
+    // -p^-1 mod 2^64: p^(2^63-1) is p^-1 in the group of units mod 2^64 (order 2^63).
+    expect_eq(&format!("{name} -p^-1 mod 2^64"), &BigUint::from(M::INV), &inv)?;
+    if !(p >> 255u32).is_one() {
+        return Err(format!("{name}: top bit must be set"));
+    }
+    Ok(())
+}
+
+/// Edge inputs: 0, 1, 2, p−1, p−2, (p−1)/2, 2^255 mod p, (2^256−1) mod p, R mod p, limbs with
+/// all-ones words below p, 2^64−1, 2^128.
+fn edges<M: Modulus>() -> Vec<BigUint> {
+    let p = limbs_big(&M::P);
+    let one = BigUint::one();
+    let mut v = vec![
+        BigUint::zero(),
+        one.clone(),
+        BigUint::from(2u8),
+        &p - 1u8,
+        &p - 2u8,
+        (&p - 1u8) >> 1,
+        (&one << 255) % &p,
+        ((&one << 256) - 1u8) % &p,
+        (&one << 256) % &p,
+        BigUint::from(u64::MAX),
+        &one << 128,
+    ];
+    for i in 0..4 {
+        let mut l = M::P;
+        l[i] = u64::MAX;
+        v.push(limbs_big(&l) % &p);
+        let mut l = [0u64; 4];
+        l[i] = u64::MAX;
+        v.push(limbs_big(&l) % &p);
+    }
+    v
+}
+
+fn fp<M: Modulus, B: Backend>(v: &BigUint) -> Fp<M, B> {
+    Fp::from_bytes(&big_bytes(v)).unwrap()
+}
+
+/// Compares `u64` against num-bigint, then every other backend against `u64`.
+fn field<M: Modulus>(n_random: usize, seed: u64) -> Result<(), String> {
+    let p = limbs_big(&M::P);
+    let mut rng = ChaCha20Rng::seed_from_u64(seed ^ M::P[0]);
+    let edges = edges::<M>();
+    let mut pairs: Vec<(BigUint, BigUint)> = Vec::new();
+    for a in &edges {
+        for b in &edges {
+            pairs.push((a.clone(), b.clone()));
+        }
+    }
+    for _ in 0..n_random {
+        let mut a = [0u8; 32];
+        let mut b = [0u8; 32];
+        rng.fill(&mut a);
+        rng.fill(&mut b);
+        pairs.push((BigUint::from_bytes_be(&a) % &p, BigUint::from_bytes_be(&b) % &p));
+    }
+    reference::<M>(&pairs)?;
+    for_other_backends!(equivalent::<M>(&pairs))?;
+    println!(
+        "ok  {:<6} {} input pairs: u64 = num-bigint; {} = u64 (add sub neg double mul square pow invert sqrt encodings)",
+        M::NAME,
+        pairs.len(),
+        BACKEND_NAMES[1..].join(", ")
+    );
+    Ok(())
+}
+
+fn reference<M: Modulus>(pairs: &[(BigUint, BigUint)]) -> Result<(), String> {
+    let p = limbs_big(&M::P);
+    let big = |x: &Fp<M, U64>| BigUint::from_bytes_be(&x.to_bytes());
+    for (i, (a, b)) in pairs.iter().enumerate() {
+        let (fa, fb) = (fp::<M, U64>(a), fp::<M, U64>(b));
+        let ctx = || format!("{} u64 vs num-bigint, a = {}, b = {}", M::NAME, hexs(a), hexs(b));
+        let chk = |what: &str, got: BigUint, want: BigUint| {
+            if got != want {
+                Err(format!("{}: {what}: got {}, want {}", ctx(), hexs(&got), hexs(&want)))
+            } else {
+                Ok(())
+            }
+        };
+        chk("add", big(&(fa + fb)), (a + b) % &p)?;
+        chk("sub", big(&(fa - fb)), (a + &p - b) % &p)?;
+        chk("mul", big(&(fa * fb)), (a * b) % &p)?;
+        chk("square", big(&fa.square()), (a * a) % &p)?;
+        chk("neg", big(&(-fa)), (&p - a) % &p)?;
+        // The slower ones on a subset.
+        if i % 16 == 0 && !a.is_zero() {
+            chk("invert", big(&fa.invert().unwrap()), a.modpow(&(&p - 2u8), &p))?;
+        }
+    }
+    Ok(())
+}
+
+fn equivalent<M: Modulus, B: Backend>(pairs: &[(BigUint, BigUint)]) -> Result<(), String> {
+    for (i, (a, b)) in pairs.iter().enumerate() {
+        let (ra, rb) = (fp::<M, U64>(a), fp::<M, U64>(b));
+        let (xa, xb) = (ra.to_backend::<B>(), rb.to_backend::<B>());
+        let fail = |op: &str, want: &Fp<M, U64>, got: &Fp<M, B>| {
+            Err(format!(
+                "{} backend {} differs from u64 in {op}: a = {}, b = {}\n  u64: {:x?}\n  {}: {:x?}",
+                M::NAME,
+                B::NAME,
+                hexs(a),
+                hexs(b),
+                want.to_mont_limbs(),
+                B::NAME,
+                got.to_mont_limbs()
+            ))
+        };
+        macro_rules! cmp {
+            ($op:literal, $want:expr, $got:expr) => {{
+                let (w, g) = ($want, $got);
+                if w.to_mont_limbs() != g.to_mont_limbs() {
+                    return fail($op, &w, &g);
+                }
+            }};
+        }
+        cmp!("add", ra + rb, xa + xb);
+        cmp!("sub", ra - rb, xa - xb);
+        cmp!("neg", -ra, -xa);
+        cmp!("double", ra.double(), xa.double());
+        cmp!("mul", ra * rb, xa * xb);
+        cmp!("square", ra.square(), xa.square());
+        let wide: Vec<u8> = ra.to_bytes().iter().chain(rb.to_bytes().iter()).copied().collect();
+        cmp!("from_wide_bytes", Fp::<M, U64>::from_wide_bytes(&wide), Fp::<M, B>::from_wide_bytes(&wide));
+        if ra.to_bytes() != xa.to_bytes() {
+            return fail("to_bytes", &ra, &xa);
+        }
+        if i % 16 == 0 {
+            let e = rb.to_canonical_limbs();
+            cmp!("pow", ra.pow(&e), xa.pow(&e));
+            cmp!("invert", ra.invert().unwrap_or(Fp::ZERO), xa.invert().unwrap_or(Fp::ZERO));
+            cmp!(
+                "invert_vartime",
+                ra.invert_vartime().unwrap_or(Fp::ZERO),
+                xa.invert_vartime().unwrap_or(Fp::ZERO)
+            );
+            cmp!("sqrt", ra.sqrt().unwrap_or(Fp::ZERO), xa.sqrt().unwrap_or(Fp::ZERO));
+        }
+    }
+    Ok(())
+}
