@@ -1,0 +1,141 @@
+//! Sixteen-lane SM3 with AVX-512F/BW/VL: lane i of every `__m512i` belongs to message i.
+//!
+//! Rotations are single `vprold`; FF/GG and the three-way XORs of P0, P1 and the expansion are
+//! single `vpternlogd`. Blocks are loaded one message per row and transposed 16×16.
+
+use core::arch::x86_64::*;
+
+use super::lane_rounds;
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn add(x: __m512i, y: __m512i) -> __m512i {
+    _mm512_add_epi32(x, y)
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn xor(x: __m512i, y: __m512i) -> __m512i {
+    _mm512_xor_si512(x, y)
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn xor3(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<0x96>(x, y, z)
+}
+
+/// FF_j, 16 ≤ j ≤ 63 (§4.3): majority, truth table 0xE8.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn maj(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<0xE8>(x, y, z)
+}
+
+/// GG_j, 16 ≤ j ≤ 63 (§4.3): x ? y : z, truth table 0xCA.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn choose(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<0xCA>(x, y, z)
+}
+
+/// Rotate left by `L` (`R` = 32 − `L` is implied by `vprold`).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn rol<const L: i32, const R: i32>(x: __m512i) -> __m512i {
+    _mm512_rol_epi32::<L>(x)
+}
+
+/// P0 (§4.4).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn p0(x: __m512i) -> __m512i {
+    xor3(x, rol::<9, 23>(x), rol::<17, 15>(x))
+}
+
+/// P1 (§4.4).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn p1(x: __m512i) -> __m512i {
+    xor3(x, rol::<15, 17>(x), rol::<23, 9>(x))
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn splat(x: u32) -> __m512i {
+    _mm512_set1_epi32(x as i32)
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn load_block(block: &[u8; 64]) -> __m512i {
+    // SAFETY: `block` is a valid, readable 64-byte region; `loadu` has no alignment requirement.
+    unsafe { _mm512_loadu_si512(block.as_ptr().cast()) }
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn load_words(words: &[u32; 16]) -> __m512i {
+    // SAFETY: `words` is a valid, readable 64-byte region; `loadu` has no alignment requirement.
+    unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn store_words(words: &mut [u32; 16], v: __m512i) {
+    // SAFETY: `words` is a valid, writable 64-byte region; `storeu` has no alignment requirement.
+    unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), v) }
+}
+
+/// Loads the 16 lanes' blocks and returns W0..W15 (§5.3.2 a), big-endian words): output vector k
+/// holds word k of every lane.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn load_transpose(blocks: &[&[u8; 64]; 16]) -> [__m512i; 16] {
+    let bswap = _mm512_set4_epi32(0x0c0d_0e0f, 0x0809_0a0b, 0x0405_0607, 0x0001_0203);
+    let r: [__m512i; 16] =
+        core::array::from_fn(|i| _mm512_shuffle_epi8(load_block(blocks[i]), bswap));
+    // t[2i], t[2i+1]: 32-bit interleave of rows 2i, 2i+1 within each 128-bit lane.
+    let mut t = [_mm512_setzero_si512(); 16];
+    for i in 0..8 {
+        t[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+    }
+    // u[4i + m], 128-bit lane k: word 4k + m of rows 4i..4i+3.
+    let mut u = [_mm512_setzero_si512(); 16];
+    for i in 0..4 {
+        u[4 * i] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
+        u[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
+        u[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
+        u[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
+    }
+    // Gather 128-bit lane k of u[m], u[4+m], u[8+m], u[12+m] into word vector 4k + m.
+    let mut out = [_mm512_setzero_si512(); 16];
+    for m in 0..4 {
+        let v0 = _mm512_shuffle_i32x4::<0x44>(u[m], u[4 + m]);
+        let v1 = _mm512_shuffle_i32x4::<0xEE>(u[m], u[4 + m]);
+        let v2 = _mm512_shuffle_i32x4::<0x44>(u[8 + m], u[12 + m]);
+        let v3 = _mm512_shuffle_i32x4::<0xEE>(u[8 + m], u[12 + m]);
+        out[m] = _mm512_shuffle_i32x4::<0x88>(v0, v2);
+        out[4 + m] = _mm512_shuffle_i32x4::<0xDD>(v0, v2);
+        out[8 + m] = _mm512_shuffle_i32x4::<0x88>(v1, v3);
+        out[12 + m] = _mm512_shuffle_i32x4::<0xDD>(v1, v3);
+    }
+    out
+}
+
+/// CF (§5.3.3) on sixteen independent lanes: `state[k][i]` is word k of lane i's chaining
+/// value, `blocks[i]` the next block of lane i.
+///
+/// # Safety
+/// The CPU must support AVX-512F, AVX-512BW and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+pub(crate) unsafe fn compress_x16(state: &mut [[u32; 16]; 8], blocks: &[&[u8; 64]; 16]) {
+    let mut w = load_transpose(blocks);
+    let v: [__m512i; 8] = core::array::from_fn(|k| load_words(&state[k]));
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
+    lane_rounds!(w, a, b, c, d, e, f, g, h);
+    for (k, x) in [a, b, c, d, e, f, g, h].into_iter().enumerate() {
+        store_words(&mut state[k], xor(v[k], x));
+    }
+}
