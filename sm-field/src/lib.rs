@@ -26,12 +26,18 @@ extern crate std;
 pub mod backend;
 mod field;
 mod fp;
+mod fp12;
+pub(crate) mod fp2;
+mod fp4;
 mod modulus;
 
 pub use backend::u64::U64;
 pub use backend::Backend;
 pub use field::Field;
 pub use fp::Fp;
+pub use fp12::Fp12;
+pub use fp2::{Fp1, Fp2};
+pub use fp4::Fp4;
 pub use modulus::{
     limbs_from_be_hex, mont_mul_const, neg_inv64, to_mont_const, Modulus, Shape, Sm2N, Sm2P, Sm9N,
     Sm9P,
