@@ -9,7 +9,7 @@ use rand_core::CryptoRngCore;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
-use crate::backend::u64::{adc, sbb};
+use crate::backend::u64::sbb;
 use crate::modulus::to_mont_const;
 use crate::{Backend, DefaultBackend, Limbs, Modulus};
 
@@ -338,20 +338,28 @@ impl<M: Modulus, B: Backend> Fp<M, B> {
         self.pow_public_exponent(exp)
     }
 
-    /// Multiplicative inverse in constant time (Fermat: `self^(p−2)` with a fixed window schedule
-    /// that depends on p only); none for zero.
+    /// Multiplicative inverse in constant time (Bernstein–Yang safegcd, 590 branch-free
+    /// divsteps; see `inversion.rs`); none for zero.
     pub fn invert(&self) -> CtOption<Self> {
+        // (a·R)^-1 = a^-1·R^-1; one Montgomery product with R^3 gives a^-1·R.
+        let inv = crate::inversion::invert::<M>(&self.mont);
+        CtOption::new(Self::from_mont_unchecked(B::mul::<M>(&inv, &M::R3)), !self.is_zero())
+    }
+
+    /// Multiplicative inverse in constant time by Fermat's little theorem, `self^(p−2)` with a
+    /// window schedule that depends on p only; none for zero. Slower than [`Self::invert`]; kept
+    /// as an independent cross-check.
+    pub fn invert_fermat(&self) -> CtOption<Self> {
         CtOption::new(self.pow_public_exponent(&Exps::<M>::P_MINUS_2), !self.is_zero())
     }
 
-    /// Multiplicative inverse by the binary extended Euclidean algorithm; time depends on the
-    /// value, so only for public data. None for zero.
+    /// Multiplicative inverse by variable-time safegcd divsteps (stops when done); time
+    /// depends on the value, so only for public data. None for zero.
     pub fn invert_vartime(&self) -> Option<Self> {
         if bool::from(self.is_zero()) {
             return None;
         }
-        // (a·R)^-1 = a^-1·R^-1; one Montgomery product with R^3 gives a^-1·R.
-        let inv = binary_inverse_vartime(&self.mont, &M::P);
+        let inv = crate::inversion::invert_vartime::<M>(&self.mont);
         Some(Self::from_mont_unchecked(B::mul::<M>(&inv, &M::R3)))
     }
 
@@ -419,86 +427,6 @@ fn be_bytes_to_limbs(bytes: &[u8; 32]) -> Limbs {
         *limb = u64::from_be_bytes(bytes[off..off + 8].try_into().expect("8 bytes"));
     }
     l
-}
-
-fn is_even(a: &Limbs) -> bool {
-    a[0] & 1 == 0
-}
-
-fn shr1(a: &Limbs, hi: u64) -> Limbs {
-    [
-        (a[0] >> 1) | (a[1] << 63),
-        (a[1] >> 1) | (a[2] << 63),
-        (a[2] >> 1) | (a[3] << 63),
-        (a[3] >> 1) | (hi << 63),
-    ]
-}
-
-fn sub_limbs(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
-    let (r0, bw) = sbb(a[0], b[0], 0);
-    let (r1, bw) = sbb(a[1], b[1], bw);
-    let (r2, bw) = sbb(a[2], b[2], bw);
-    let (r3, bw) = sbb(a[3], b[3], bw);
-    ([r0, r1, r2, r3], bw)
-}
-
-fn add_limbs(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
-    let (r0, c) = adc(a[0], b[0], 0);
-    let (r1, c) = adc(a[1], b[1], c);
-    let (r2, c) = adc(a[2], b[2], c);
-    let (r3, c) = adc(a[3], b[3], c);
-    ([r0, r1, r2, r3], c)
-}
-
-/// `x / 2 mod p` for `x < p` (variable time).
-fn half_mod_vartime(x: &Limbs, p: &Limbs) -> Limbs {
-    if is_even(x) {
-        shr1(x, 0)
-    } else {
-        let (s, c) = add_limbs(x, p);
-        shr1(&s, c)
-    }
-}
-
-/// `a - b mod p` for `a, b < p` (variable time).
-fn sub_mod_vartime(a: &Limbs, b: &Limbs, p: &Limbs) -> Limbs {
-    let (d, bw) = sub_limbs(a, b);
-    if bw == 1 {
-        add_limbs(&d, p).0
-    } else {
-        d
-    }
-}
-
-/// Plain `a^-1 mod p` for `0 < a < p` by the binary extended Euclidean algorithm
-/// (Menezes et al., Handbook of Applied Cryptography, Alg. 14.61 restricted to odd p).
-fn binary_inverse_vartime(a: &Limbs, p: &Limbs) -> Limbs {
-    let (mut u, mut v) = (*a, *p);
-    let (mut x1, mut x2) = ([1u64, 0, 0, 0], [0u64; 4]);
-    let one = [1u64, 0, 0, 0];
-    while u != one && v != one {
-        while is_even(&u) {
-            u = shr1(&u, 0);
-            x1 = half_mod_vartime(&x1, p);
-        }
-        while is_even(&v) {
-            v = shr1(&v, 0);
-            x2 = half_mod_vartime(&x2, p);
-        }
-        let (d, bw) = sub_limbs(&u, &v);
-        if bw == 0 {
-            u = d;
-            x1 = sub_mod_vartime(&x1, &x2, p);
-        } else {
-            v = sub_limbs(&v, &u).0;
-            x2 = sub_mod_vartime(&x2, &x1, p);
-        }
-    }
-    if u == one {
-        x1
-    } else {
-        x2
-    }
 }
 
 impl<M: Modulus, B: Backend> Default for Fp<M, B> {

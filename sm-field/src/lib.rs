@@ -26,6 +26,7 @@ extern crate std;
 pub mod backend;
 mod field;
 mod fp;
+mod inversion;
 mod fp12;
 pub(crate) mod fp2;
 mod fp4;
