@@ -1,0 +1,140 @@
+//! Fixed-base comb tables: signed 6-bit windows (Booth recoding), one table row per window.
+//!
+//! Row `i` holds `j·2^(6i)·B` for `j = 1..=32`, so `k·B = Σ_i d_i·2^(6i)·B` costs 43 mixed additions
+//! and no doublings. Constant-time lookups read the whole row (`subtle` selection); the sign is
+//! applied by a constant-time negation.
+//!
+//! **Exceptional cases.** Before row `i` is added the accumulator is `a·B` with
+//! `|a| ≤ Σ_{j<i} 32·2^(6j) < 2^(6i)`, and the addend is `d·2^(6i)·B` with `1 ≤ |d| ≤ 32`. While
+//! `2^(6(i+1)) ≤ 2^255 < n`, `a ≡ ±d·2^(6i) (mod n)` would be an integer equality, impossible as
+//! `|a| < 2^(6i) ≤ |d|·2^(6i)`. So only the top row (i = 42) uses the complete mixed addition.
+
+use subtle::{ConditionallySelectable, ConstantTimeEq};
+use zeroize::Zeroize;
+
+use crate::scalar_mul::{booth_digit, scalar_to_limbs};
+use crate::{Affine, CurveParams, Jacobian};
+
+/// Window width of comb tables.
+pub const COMB_WINDOW: u32 = 6;
+/// Number of windows (rows): 6 · 43 = 258 ≥ 257 recoded bits.
+pub const COMB_WINDOWS: usize = 43;
+/// Entries per row (`1·…32·` the row base).
+pub const COMB_ENTRIES: usize = 32;
+
+/// A fixed-base comb table for some base point `B` (see the module docs for the layout).
+pub trait CombTable<C: CurveParams> {
+    /// `abs·2^(6·window)·B` for `abs` in `0..=32` (the identity for 0), reading every entry of the
+    /// row in constant time.
+    fn select(&self, window: usize, abs: u8) -> Affine<C>;
+
+    /// `abs·2^(6·window)·B` for `abs` in `1..=32` by direct indexing (public data only).
+    fn get_vartime(&self, window: usize, abs: u8) -> Affine<C>;
+
+    /// `k·B` in constant time.
+    fn mul(&self, k: &C::Scalar) -> Jacobian<C> {
+        let mut l = scalar_to_limbs(k);
+        let mut acc = Jacobian::<C>::IDENTITY;
+        for i in 0..COMB_WINDOWS {
+            let (abs, neg) = booth_digit(&l, COMB_WINDOW, i);
+            let mut t = self.select(i, abs);
+            let ny = -t.y;
+            t.y.conditional_assign(&ny, neg);
+            acc = if i + 1 == COMB_WINDOWS {
+                acc.add_affine(&t)
+            } else {
+                acc.add_affine_assume_distinct(&t)
+            };
+        }
+        l.zeroize();
+        acc
+    }
+
+    /// `k·B` with time depending on `k` (public scalars only).
+    fn mul_vartime(&self, k: &C::Scalar) -> Jacobian<C> {
+        let l = scalar_to_limbs(k);
+        let mut acc = Jacobian::<C>::IDENTITY;
+        for i in 0..COMB_WINDOWS {
+            let (abs, neg) = booth_digit(&l, COMB_WINDOW, i);
+            if abs == 0 {
+                continue;
+            }
+            let t = self.get_vartime(i, abs);
+            let t = if bool::from(neg) { t.neg() } else { t };
+            acc = acc.add_affine_vartime(&t);
+        }
+        acc
+    }
+}
+
+/// Constant-time selection of `row[abs − 1]` from rows of raw limbs (all entries are read);
+/// all-zero limbs when `abs = 0`.
+#[inline(always)]
+pub(crate) fn select_raw<const L: usize>(row: &[[u64; L]; COMB_ENTRIES], abs: u8) -> [u64; L] {
+    let mut out = [0u64; L];
+    for (j, e) in row.iter().enumerate() {
+        let mask = u64::conditional_select(&0, &u64::MAX, abs.ct_eq(&(j as u8 + 1)));
+        for (o, v) in out.iter_mut().zip(e.iter()) {
+            *o |= v & mask;
+        }
+    }
+    out
+}
+
+/// A comb table built at run time for any base point (88 KB for 256-bit coordinates); for
+/// long-lived public points such as a verifying key or an SM9 master public key.
+#[cfg(feature = "alloc")]
+#[derive(Clone)]
+pub struct PrecomputedTable<C: CurveParams> {
+    rows: alloc::vec::Vec<[Affine<C>; COMB_ENTRIES]>,
+}
+
+#[cfg(feature = "alloc")]
+impl<C: CurveParams> PrecomputedTable<C> {
+    /// Builds the table for `base` (1,376 additions and one batched inversion).
+    pub fn new(base: &Affine<C>) -> Self {
+        use alloc::vec::Vec;
+        let mut pts: Vec<Jacobian<C>> = Vec::with_capacity(COMB_WINDOWS * COMB_ENTRIES);
+        let mut row_base = base.to_jacobian();
+        for _ in 0..COMB_WINDOWS {
+            let mut acc = row_base;
+            pts.push(acc);
+            for _ in 1..COMB_ENTRIES {
+                acc = acc.add(&row_base);
+                pts.push(acc);
+            }
+            for _ in 0..COMB_WINDOW {
+                row_base = row_base.double();
+            }
+        }
+        let mut aff = alloc::vec![Affine::<C>::IDENTITY; pts.len()];
+        Jacobian::batch_to_affine(&pts, &mut aff);
+        let rows = aff
+            .chunks_exact(COMB_ENTRIES)
+            .map(|c| <[Affine<C>; COMB_ENTRIES]>::try_from(c).expect("row length"))
+            .collect();
+        Self { rows }
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: CurveParams> CombTable<C> for PrecomputedTable<C> {
+    fn select(&self, window: usize, abs: u8) -> Affine<C> {
+        let mut r = Affine::<C>::IDENTITY;
+        for (j, e) in self.rows[window].iter().enumerate() {
+            r.conditional_assign(e, abs.ct_eq(&(j as u8 + 1)));
+        }
+        r
+    }
+
+    fn get_vartime(&self, window: usize, abs: u8) -> Affine<C> {
+        self.rows[window][abs as usize - 1]
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: CurveParams> core::fmt::Debug for PrecomputedTable<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "PrecomputedTable<{}>({:?})", C::NAME, self.rows[0][0])
+    }
+}
