@@ -41,7 +41,12 @@ const fn to_signed62(a: &Limbs) -> Signed62 {
 /// Inverse of a value in `[0, 2^256)` held as signed-62 limbs.
 fn from_signed62(d: &Signed62) -> Limbs {
     let d = d.map(|x| x as u64);
-    [d[0] | (d[1] << 62), (d[1] >> 2) | (d[2] << 60), (d[2] >> 4) | (d[3] << 58), (d[3] >> 6) | (d[4] << 56)]
+    [
+        d[0] | (d[1] << 62),
+        (d[1] >> 2) | (d[2] << 60),
+        (d[2] >> 4) | (d[3] << 58),
+        (d[3] >> 6) | (d[4] << 56),
+    ]
 }
 
 /// Per-modulus constants.
@@ -190,9 +195,9 @@ fn add_masked_p<M: Modulus>(d: &mut Signed62, mask: i64) {
 #[inline(always)]
 fn cond_negate(d: &mut Signed62, mask: i64) {
     let mut c = 0i64;
-    for i in 0..4 {
-        c += (d[i] ^ mask) - mask;
-        d[i] = (c as u64 & M62) as i64;
+    for limb in d.iter_mut().take(4) {
+        c += (*limb ^ mask) - mask;
+        *limb = (c as u64 & M62) as i64;
         c >>= 62;
     }
     d[4] = ((d[4] ^ mask) - mask) + c;

@@ -20,7 +20,12 @@ fn below<M: Modulus>(a: &Limbs) -> bool {
 
 fn random_below<M: Modulus>(rng: &mut ChaCha20Rng) -> Limbs {
     loop {
-        let a = [rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()];
+        let a = [
+            rng.next_u64(),
+            rng.next_u64(),
+            rng.next_u64(),
+            rng.next_u64(),
+        ];
         if below::<M>(&a) {
             return a;
         }
@@ -44,7 +49,15 @@ fn p_minus<M: Modulus>(k: u64) -> Limbs {
 fn adversarial<M: Modulus>() -> Vec<Limbs> {
     let mut out = Vec::new();
     let cands = |i: usize| {
-        [0, 1, 1 << 63, u64::MAX, M::P[i].wrapping_sub(1), M::P[i], M::P[i].wrapping_add(1)]
+        [
+            0,
+            1,
+            1 << 63,
+            u64::MAX,
+            M::P[i].wrapping_sub(1),
+            M::P[i],
+            M::P[i].wrapping_add(1),
+        ]
     };
     for a in cands(0) {
         for b in cands(1) {
@@ -77,16 +90,46 @@ fn adversarial<M: Modulus>() -> Vec<Limbs> {
 }
 
 fn check_pair<M: Modulus>(a: &Limbs, b: &Limbs) {
-    assert_eq!(Asm::add::<M>(a, b), U64::add::<M>(a, b), "{} add {a:x?} {b:x?}", M::NAME);
-    assert_eq!(Asm::sub::<M>(a, b), U64::sub::<M>(a, b), "{} sub {a:x?} {b:x?}", M::NAME);
-    assert_eq!(Asm::mul::<M>(a, b), U64::mul::<M>(a, b), "{} mul {a:x?} {b:x?}", M::NAME);
+    assert_eq!(
+        Asm::add::<M>(a, b),
+        U64::add::<M>(a, b),
+        "{} add {a:x?} {b:x?}",
+        M::NAME
+    );
+    assert_eq!(
+        Asm::sub::<M>(a, b),
+        U64::sub::<M>(a, b),
+        "{} sub {a:x?} {b:x?}",
+        M::NAME
+    );
+    assert_eq!(
+        Asm::mul::<M>(a, b),
+        U64::mul::<M>(a, b),
+        "{} mul {a:x?} {b:x?}",
+        M::NAME
+    );
 }
 
 fn check_one<M: Modulus>(a: &Limbs) {
     assert_eq!(Asm::neg::<M>(a), U64::neg::<M>(a), "{} neg {a:x?}", M::NAME);
-    assert_eq!(Asm::double::<M>(a), U64::double::<M>(a), "{} double {a:x?}", M::NAME);
-    assert_eq!(Asm::square::<M>(a), U64::square::<M>(a), "{} square {a:x?}", M::NAME);
-    assert_eq!(Asm::square::<M>(a), Asm::mul::<M>(a, a), "{} square vs mul {a:x?}", M::NAME);
+    assert_eq!(
+        Asm::double::<M>(a),
+        U64::double::<M>(a),
+        "{} double {a:x?}",
+        M::NAME
+    );
+    assert_eq!(
+        Asm::square::<M>(a),
+        U64::square::<M>(a),
+        "{} square {a:x?}",
+        M::NAME
+    );
+    assert_eq!(
+        Asm::square::<M>(a),
+        Asm::mul::<M>(a, a),
+        "{} square vs mul {a:x?}",
+        M::NAME
+    );
 }
 
 fn random<M: Modulus>(seed: u64) {
@@ -102,7 +145,12 @@ fn random<M: Modulus>(seed: u64) {
 fn edges<M: Modulus>(seed: u64) {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let adv = adversarial::<M>();
-    assert!(adv.len() > 300, "{} adversarial set too small: {}", M::NAME, adv.len());
+    assert!(
+        adv.len() > 300,
+        "{} adversarial set too small: {}",
+        M::NAME,
+        adv.len()
+    );
     for a in &adv {
         check_one::<M>(a);
     }

@@ -38,7 +38,12 @@ fn check<M: Modulus, B: Backend>(a: &BigUint) {
     }
     let expect = a.modpow(&(&p - 2u8), &p);
     let (ct, vt, fermat) = (ct.unwrap(), vt.unwrap(), fermat.unwrap());
-    assert_eq!(BigUint::from_bytes_be(&ct.to_bytes()), expect, "{} invert {a:x}", M::NAME);
+    assert_eq!(
+        BigUint::from_bytes_be(&ct.to_bytes()),
+        expect,
+        "{} invert {a:x}",
+        M::NAME
+    );
     assert_eq!(ct, vt, "{} invert_vartime {a:x}", M::NAME);
     assert_eq!(ct, fermat, "{} fermat {a:x}", M::NAME);
     assert_eq!(ct * x, Fp::ONE);
@@ -49,7 +54,12 @@ fn check<M: Modulus, B: Backend>(a: &BigUint) {
 fn adversarial<M: Modulus>() -> Vec<BigUint> {
     let p = big(&M::P);
     let one = BigUint::from(1u8);
-    let mut v = vec![BigUint::from(0u8), one.clone(), BigUint::from(2u8), BigUint::from(3u8)];
+    let mut v = vec![
+        BigUint::from(0u8),
+        one.clone(),
+        BigUint::from(2u8),
+        BigUint::from(3u8),
+    ];
     for k in 1..=40u8 {
         v.push(&p - k);
     }

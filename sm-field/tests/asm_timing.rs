@@ -62,8 +62,14 @@ fn run<M: Modulus>() {
     measure!(M, "add", 50_000, |x, y| x + y);
     measure!(M, "sub", 50_000, |x, y| x - y);
     measure!(M, "invert", 200, |x, y| x.invert().unwrap_or(y) + y);
-    measure!(M, "invert_fermat", 200, |x, y| x.invert_fermat().unwrap_or(y) + y);
-    measure!(M, "invert_vartime", 200, |x, y| x.invert_vartime().unwrap_or(y) + y);
+    measure!(M, "invert_fermat", 200, |x, y| x
+        .invert_fermat()
+        .unwrap_or(y)
+        + y);
+    measure!(M, "invert_vartime", 200, |x, y| x
+        .invert_vartime()
+        .unwrap_or(y)
+        + y);
     measure!(M, "sqrt", 200, |x, y| x.sqrt().unwrap_or(y) + y);
 }
 

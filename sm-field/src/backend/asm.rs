@@ -75,9 +75,8 @@ impl<M: Modulus> Params<M> {
 }
 
 /// SM2's p, little-endian, to check the `Shape::Sm2P` claim at compile time.
-const SM2_P: Limbs = crate::limbs_from_be_hex(
-    "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF",
-);
+const SM2_P: Limbs =
+    crate::limbs_from_be_hex("FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF");
 
 /// Whether `M` takes the SM2 shift-based reduction; a modulus that claims `Shape::Sm2P` must
 /// be SM2's p (checked when the constant is evaluated).
