@@ -25,6 +25,18 @@ fn batch<M: Modulus, B: Backend>(f: impl Fn(Fp<M, B>, Fp<M, B>) -> Fp<M, B>, n: 
     t.elapsed().as_nanos() as f64 / n as f64
 }
 
+/// Four independent chains interleaved: throughput rather than latency.
+fn batch4<M: Modulus, B: Backend>(f: impl Fn(Fp<M, B>, Fp<M, B>) -> Fp<M, B>, n: u32) -> f64 {
+    let y = black_box(Fp::<M, B>::from_u64(0x0fed_cba9_8765_4321)).square();
+    let mut x = [0u64, 1, 2, 3].map(|i| black_box(Fp::<M, B>::from_u64(0x1234_5678 + i)));
+    let t = Instant::now();
+    for _ in 0..n {
+        x = [f(x[0], y), f(x[1], y), f(x[2], y), f(x[3], y)];
+    }
+    black_box(x);
+    t.elapsed().as_nanos() as f64 / (4 * n) as f64
+}
+
 fn stats(mut v: Vec<f64>) -> (f64, f64) {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     (v[0], v[v.len() / 2])
@@ -32,12 +44,15 @@ fn stats(mut v: Vec<f64>) -> (f64, f64) {
 
 /// Runs one operation on every backend, interleaved batch by batch, and prints the figures.
 macro_rules! measure {
-    ($M:ty, $name:literal, $n:expr, |$x:ident, $y:ident| $body:expr) => {{
+    ($M:ty, $name:literal, $n:expr, |$x:ident, $y:ident| $body:expr) => {
+        measure!($M, $name, $n, batch, |$x, $y| $body)
+    };
+    ($M:ty, $name:literal, $n:expr, $batch:ident, |$x:ident, $y:ident| $body:expr) => {{
         let (mut a, mut b, mut c) = (vec![], vec![], vec![]);
         for _ in 0..31 {
-            a.push(batch::<$M, Asm>(|$x, $y| $body, $n));
-            b.push(batch::<$M, U64>(|$x, $y| $body, $n));
-            c.push(batch::<$M, U32>(|$x, $y| $body, $n));
+            a.push($batch::<$M, Asm>(|$x, $y| $body, $n));
+            b.push($batch::<$M, U64>(|$x, $y| $body, $n));
+            c.push($batch::<$M, U32>(|$x, $y| $body, $n));
         }
         let ((amin, amed), (bmin, bmed), (cmin, cmed)) = (stats(a), stats(b), stats(c));
         println!(
@@ -59,6 +74,8 @@ fn run<M: Modulus>() {
     measure!(M, "mul", 20_000, |x, y| x * y);
     measure!(M, "square", 20_000, |x, y| x.square() + y - y);
     measure!(M, "square only", 20_000, |x, _y| x.square());
+    measure!(M, "mul (4 chains)", 5_000, batch4, |x, y| x * y);
+    measure!(M, "square (4 chains)", 5_000, batch4, |x, _y| x.square());
     measure!(M, "add", 50_000, |x, y| x + y);
     measure!(M, "sub", 50_000, |x, y| x - y);
     measure!(M, "invert", 200, |x, y| x.invert().unwrap_or(y) + y);
