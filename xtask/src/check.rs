@@ -12,15 +12,16 @@ use sm_field::{Backend, Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 pub const BACKEND_NAMES: &[&str] = &[
     "u64",
     "u32",
-    #[cfg(all(target_arch = "x86_64", xtask_asm))]
+    #[cfg(target_arch = "x86_64")]
     "asm",
 ];
 
 /// Runs `$f::<M, Backend>(args)` for every non-reference backend.
 macro_rules! for_other_backends {
     ($f:ident::<$M:ty>($($arg:expr),*)) => {{
+        #[allow(unused_mut)]
         let mut r: Result<(), String> = $f::<$M, sm_field::U32>($($arg),*);
-        #[cfg(all(target_arch = "x86_64", xtask_asm))]
+        #[cfg(target_arch = "x86_64")]
         {
             if r.is_ok() {
                 r = $f::<$M, sm_field::Asm>($($arg),*);
@@ -55,7 +56,10 @@ struct Opts {
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
-    let mut opts = Opts { quick: false, seed: rand::random() };
+    let mut opts = Opts {
+        quick: false,
+        seed: rand::random(),
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -79,7 +83,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     field::<Sm2N>(n, opts.seed)?;
     field::<Sm9P>(n, opts.seed)?;
     field::<Sm9N>(n, opts.seed)?;
-    println!("all checks passed in {:.1} s", start.elapsed().as_secs_f64());
+    println!(
+        "all checks passed in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
@@ -135,7 +142,11 @@ fn constants() -> Result<(), String> {
     // SM2: p = 2^256 − 2^224 − 2^96 + 2^64 − 1 (GB/T 32918.5).
     let one = BigUint::one();
     let p2 = (&one << 256) - (&one << 224) - (&one << 96) + (&one << 64) - 1u32;
-    expect_eq("sm2 p formula", &p2, &from_hex(&jstr(&sm2, "/sm2_curve_recommended/p")?))?;
+    expect_eq(
+        "sm2 p formula",
+        &p2,
+        &from_hex(&jstr(&sm2, "/sm2_curve_recommended/p")?),
+    )?;
     let n2 = from_hex(&jstr(&sm2, "/sm2_curve_recommended/n")?);
     check_modulus::<Sm2P>(&p2)?;
     check_modulus::<Sm2N>(&n2)?;
@@ -153,12 +164,20 @@ fn check_modulus<M: Modulus>(p: &BigUint) -> Result<(), String> {
     let r = BigUint::one() << 256;
     expect_eq(&format!("{name} R"), &limbs_big(&M::R), &(&r % p))?;
     expect_eq(&format!("{name} R^2"), &limbs_big(&M::R2), &((&r * &r) % p))?;
-    expect_eq(&format!("{name} R^3"), &limbs_big(&M::R3), &((&r * &r * &r) % p))?;
+    expect_eq(
+        &format!("{name} R^3"),
+        &limbs_big(&M::R3),
+        &((&r * &r * &r) % p),
+    )?;
     let w = BigUint::one() << 64;
     let p_low: BigUint = p % &w;
     let inv = (&w - p_low.modpow(&(BigUint::from(2u8).pow(63) - 1u32), &w)) % &w;
     // -p^-1 mod 2^64: p^(2^63-1) is p^-1 in the group of units mod 2^64 (order 2^63).
-    expect_eq(&format!("{name} -p^-1 mod 2^64"), &BigUint::from(M::INV), &inv)?;
+    expect_eq(
+        &format!("{name} -p^-1 mod 2^64"),
+        &BigUint::from(M::INV),
+        &inv,
+    )?;
     if !(p >> 255u32).is_one() {
         return Err(format!("{name}: top bit must be set"));
     }
@@ -214,7 +233,10 @@ fn field<M: Modulus>(n_random: usize, seed: u64) -> Result<(), String> {
         let mut b = [0u8; 32];
         rng.fill(&mut a);
         rng.fill(&mut b);
-        pairs.push((BigUint::from_bytes_be(&a) % &p, BigUint::from_bytes_be(&b) % &p));
+        pairs.push((
+            BigUint::from_bytes_be(&a) % &p,
+            BigUint::from_bytes_be(&b) % &p,
+        ));
     }
     reference::<M>(&pairs)?;
     for_other_backends!(equivalent::<M>(&pairs))?;
@@ -232,10 +254,22 @@ fn reference<M: Modulus>(pairs: &[(BigUint, BigUint)]) -> Result<(), String> {
     let big = |x: &Fp<M, U64>| BigUint::from_bytes_be(&x.to_bytes());
     for (i, (a, b)) in pairs.iter().enumerate() {
         let (fa, fb) = (fp::<M, U64>(a), fp::<M, U64>(b));
-        let ctx = || format!("{} u64 vs num-bigint, a = {}, b = {}", M::NAME, hexs(a), hexs(b));
+        let ctx = || {
+            format!(
+                "{} u64 vs num-bigint, a = {}, b = {}",
+                M::NAME,
+                hexs(a),
+                hexs(b)
+            )
+        };
         let chk = |what: &str, got: BigUint, want: BigUint| {
             if got != want {
-                Err(format!("{}: {what}: got {}, want {}", ctx(), hexs(&got), hexs(&want)))
+                Err(format!(
+                    "{}: {what}: got {}, want {}",
+                    ctx(),
+                    hexs(&got),
+                    hexs(&want)
+                ))
             } else {
                 Ok(())
             }
@@ -247,7 +281,11 @@ fn reference<M: Modulus>(pairs: &[(BigUint, BigUint)]) -> Result<(), String> {
         chk("neg", big(&(-fa)), (&p - a) % &p)?;
         // The slower ones on a subset.
         if i % 16 == 0 && !a.is_zero() {
-            chk("invert", big(&fa.invert().unwrap()), a.modpow(&(&p - 2u8), &p))?;
+            chk(
+                "invert",
+                big(&fa.invert().unwrap()),
+                a.modpow(&(&p - 2u8), &p),
+            )?;
         }
     }
     Ok(())
@@ -283,21 +321,38 @@ fn equivalent<M: Modulus, B: Backend>(pairs: &[(BigUint, BigUint)]) -> Result<()
         cmp!("double", ra.double(), xa.double());
         cmp!("mul", ra * rb, xa * xb);
         cmp!("square", ra.square(), xa.square());
-        let wide: Vec<u8> = ra.to_bytes().iter().chain(rb.to_bytes().iter()).copied().collect();
-        cmp!("from_wide_bytes", Fp::<M, U64>::from_wide_bytes(&wide), Fp::<M, B>::from_wide_bytes(&wide));
+        let wide: Vec<u8> = ra
+            .to_bytes()
+            .iter()
+            .chain(rb.to_bytes().iter())
+            .copied()
+            .collect();
+        cmp!(
+            "from_wide_bytes",
+            Fp::<M, U64>::from_wide_bytes(&wide),
+            Fp::<M, B>::from_wide_bytes(&wide)
+        );
         if ra.to_bytes() != xa.to_bytes() {
             return fail("to_bytes", &ra, &xa);
         }
         if i % 16 == 0 {
             let e = rb.to_canonical_limbs();
             cmp!("pow", ra.pow(&e), xa.pow(&e));
-            cmp!("invert", ra.invert().unwrap_or(Fp::ZERO), xa.invert().unwrap_or(Fp::ZERO));
+            cmp!(
+                "invert",
+                ra.invert().unwrap_or(Fp::ZERO),
+                xa.invert().unwrap_or(Fp::ZERO)
+            );
             cmp!(
                 "invert_vartime",
                 ra.invert_vartime().unwrap_or(Fp::ZERO),
                 xa.invert_vartime().unwrap_or(Fp::ZERO)
             );
-            cmp!("sqrt", ra.sqrt().unwrap_or(Fp::ZERO), xa.sqrt().unwrap_or(Fp::ZERO));
+            cmp!(
+                "sqrt",
+                ra.sqrt().unwrap_or(Fp::ZERO),
+                xa.sqrt().unwrap_or(Fp::ZERO)
+            );
         }
     }
     Ok(())

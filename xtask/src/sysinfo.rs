@@ -38,7 +38,15 @@ pub fn target_features() -> String {
                 else if runtime { out.push(format!("~{}", $f)); }
             )*};
         }
-        feat!("bmi2", "adx", "avx2", "avx512f", "avx512bw", "avx512ifma", "sha");
+        feat!(
+            "bmi2",
+            "adx",
+            "avx2",
+            "avx512f",
+            "avx512bw",
+            "avx512ifma",
+            "sha"
+        );
         format!("{} (+ compiled in, ~ detected at run time)", out.join(" "))
     }
     #[cfg(not(target_arch = "x86_64"))]

@@ -10,7 +10,9 @@ use std::process::Command;
 const PY_PEERS: &[&str] = &["gmalg==1.1.2", "gmssl-pyx==2.1.0"];
 
 fn run_cmd(cmd: &mut Command) -> Result<(), String> {
-    let status = cmd.status().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -19,7 +21,10 @@ fn run_cmd(cmd: &mut Command) -> Result<(), String> {
 }
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
 }
 
 /// Creates (once) the peers' virtual environment and returns its Python.
@@ -33,7 +38,11 @@ pub fn peers_python() -> Result<PathBuf, String> {
     }
     println!("xtask test: creating {} with {want}", venv.display());
     run_cmd(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
-    run_cmd(Command::new(&python).args(["-m", "pip", "install", "--quiet"]).args(PY_PEERS))?;
+    run_cmd(
+        Command::new(&python)
+            .args(["-m", "pip", "install", "--quiet"])
+            .args(PY_PEERS),
+    )?;
     std::fs::write(&stamp, want).map_err(|e| e.to_string())?;
     Ok(python)
 }

@@ -2,20 +2,20 @@
 
 use std::hint::black_box;
 
-use super::Case;
-use sm_field::{Backend, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P};
+use super::harness::Case;
+use super::sm_field::{self, Backend, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P};
 
 fn start<M: Modulus, B: Backend>(k: u64) -> Fp<M, B> {
     // Deterministic, full-width operands.
     Fp::from_wide_bytes(&[(k as u8).wrapping_mul(37) ^ 0x5a; 48])
 }
 
-fn cases_for<M: Modulus, B: Backend>(out: &mut Vec<Case>) {
+fn cases_for<M: Modulus, B: Backend>(out: &mut Vec<Case>, prefix: &str) {
     let name = M::NAME;
     let mk = |op: &str, output: Fp<M, B>, run: Box<dyn FnMut(u64)>| Case {
         group: "field",
         op: format!("{name} {op}"),
-        variant: B::NAME.to_string(),
+        variant: format!("{prefix}{}", B::NAME),
         output: output.to_bytes().to_vec(),
         run,
     };
@@ -33,8 +33,16 @@ fn cases_for<M: Modulus, B: Backend>(out: &mut Vec<Case>) {
         ("add", |x, y| x + y, 1000),
         ("sub", |x, y| x - y, 1000),
         ("invert", |x, _| x.invert().unwrap_or(Fp::ONE), 10),
-        ("invert_vartime", |x, _| x.invert_vartime().unwrap_or(Fp::ONE), 10),
-        ("sqrt", |x, _| x.square().sqrt().unwrap_or(Fp::ONE) + Fp::ONE, 10),
+        (
+            "invert_vartime",
+            |x, _| x.invert_vartime().unwrap_or(Fp::ONE),
+            10,
+        ),
+        (
+            "sqrt",
+            |x, _| x.square().sqrt().unwrap_or(Fp::ONE) + Fp::ONE,
+            10,
+        ),
     ];
     for (op, f, n) in ops {
         out.push(mk(
@@ -47,22 +55,22 @@ fn cases_for<M: Modulus, B: Backend>(out: &mut Vec<Case>) {
     }
 }
 
-fn for_backend<B: Backend>(out: &mut Vec<Case>) {
-    cases_for::<Sm2P, B>(out);
-    cases_for::<Sm2N, B>(out);
-    cases_for::<Sm9P, B>(out);
-    cases_for::<Sm9N, B>(out);
+fn for_backend<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
+    cases_for::<Sm2P, B>(out, prefix);
+    cases_for::<Sm2N, B>(out, prefix);
+    cases_for::<Sm9P, B>(out, prefix);
+    cases_for::<Sm9N, B>(out, prefix);
 }
 
 /// Cases for the requested backends.
-pub fn cases(backends: &[String]) -> Vec<Case> {
+pub fn cases(backends: &[String], prefix: &str) -> Vec<Case> {
     let mut out = Vec::new();
     for b in backends {
         match b.as_str() {
-            "u64" => for_backend::<sm_field::U64>(&mut out),
-            "u32" => for_backend::<sm_field::U32>(&mut out),
-            #[cfg(all(target_arch = "x86_64", xtask_asm))]
-            "asm" => for_backend::<sm_field::Asm>(&mut out),
+            "u64" => for_backend::<sm_field::U64>(&mut out, prefix),
+            "u32" => for_backend::<sm_field::U32>(&mut out, prefix),
+            #[cfg(target_arch = "x86_64")]
+            "asm" => for_backend::<sm_field::Asm>(&mut out, prefix),
             _ => {}
         }
     }

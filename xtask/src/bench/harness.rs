@@ -1,0 +1,215 @@
+//! Interleaved timing of variants of the same operation, agreement checks and result tables.
+//!
+//! This file has no dependencies beyond `std`: `cargo xtask bench --against` compiles it a second
+//! time into a generated binary that links two revisions of the workspace.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// One timed variant of one operation.
+pub struct Case {
+    /// Group (`field`, `sm3`, …).
+    pub group: &'static str,
+    /// Operation label, e.g. `sm9-p mul`.
+    pub op: String,
+    /// Variant: a backend name, a revision or a peer.
+    pub variant: String,
+    /// Output of a fixed computation, compared across variants of the same operation.
+    pub output: Vec<u8>,
+    /// Runs the operation `n` times.
+    pub run: Box<dyn FnMut(u64)>,
+}
+
+/// Timing result for one variant.
+pub struct Row {
+    /// Group.
+    pub group: &'static str,
+    /// Operation label.
+    pub op: String,
+    /// Variant label.
+    pub variant: String,
+    /// Fastest batch, ns per operation.
+    pub min: f64,
+    /// Median batch, ns per operation.
+    pub median: f64,
+    /// Interquartile range relative to the median (the noise estimate).
+    pub spread: f64,
+    /// Median of the first variant of this operation divided by this median (> 1: faster).
+    pub ratio: f64,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Runs every operation's variants interleaved, after checking that they agree.
+pub fn run_group(cases: Vec<Case>, quick: bool) -> Result<Vec<Row>, String> {
+    let mut ops: Vec<String> = Vec::new();
+    for c in &cases {
+        if !ops.contains(&c.op) {
+            ops.push(c.op.clone());
+        }
+    }
+    let mut cases: Vec<Option<Case>> = cases.into_iter().map(Some).collect();
+    let mut rows = Vec::new();
+    let (batch_target, rounds) = if quick {
+        (Duration::from_micros(300), 11)
+    } else {
+        (Duration::from_millis(2), 41)
+    };
+    for (k, op) in ops.iter().enumerate() {
+        let mut group: Vec<Case> = cases
+            .iter_mut()
+            .filter(|c| c.as_ref().is_some_and(|c| &c.op == op))
+            .map(|c| c.take().expect("present"))
+            .collect();
+        let reference = group[0].output.clone();
+        for c in &group[1..] {
+            if c.output != reference {
+                return Err(format!(
+                    "{op}: variant {} disagrees with {}:\n  {}\n  {}",
+                    c.variant,
+                    group[0].variant,
+                    hex(&c.output),
+                    hex(&reference)
+                ));
+            }
+        }
+        // Calibrate: iterations per batch so that one batch takes about `batch_target`.
+        let iters: Vec<u64> = group
+            .iter_mut()
+            .map(|c| {
+                let mut n = 1u64;
+                loop {
+                    let t = Instant::now();
+                    (c.run)(n);
+                    let e = t.elapsed();
+                    if e >= batch_target / 2 || n >= 1 << 30 {
+                        let per = e.as_secs_f64() / n as f64;
+                        return ((batch_target.as_secs_f64() / per).ceil() as u64).max(1);
+                    }
+                    n *= 2;
+                }
+            })
+            .collect();
+        // Warm-up round, then interleaved rounds: A B C A B C …
+        for (i, c) in group.iter_mut().enumerate() {
+            (c.run)(iters[i]);
+        }
+        let mut samples: Vec<Vec<f64>> = vec![Vec::new(); group.len()];
+        for _ in 0..rounds {
+            for (i, c) in group.iter_mut().enumerate() {
+                let t = Instant::now();
+                (c.run)(iters[i]);
+                samples[i].push(t.elapsed().as_secs_f64() * 1e9 / iters[i] as f64);
+            }
+        }
+        let mut base = 0.0;
+        for (i, c) in group.iter().enumerate() {
+            let s = &mut samples[i];
+            s.sort_by(f64::total_cmp);
+            let n = s.len();
+            let (min, median) = (s[0], s[n / 2]);
+            if i == 0 {
+                base = median;
+            }
+            rows.push(Row {
+                group: c.group,
+                op: op.clone(),
+                variant: c.variant.clone(),
+                min,
+                median,
+                spread: (s[3 * n / 4] - s[n / 4]) / median,
+                ratio: base / median,
+            });
+        }
+        eprint!("\r  [{}] {}/{} {op:<40}", group[0].group, k + 1, ops.len());
+    }
+    eprintln!();
+    Ok(rows)
+}
+
+/// Formats nanoseconds with a readable unit.
+pub fn fmt_ns(ns: f64) -> String {
+    if ns < 1e3 {
+        format!("{ns:.1} ns")
+    } else if ns < 1e6 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{:.2} ms", ns / 1e6)
+    }
+}
+
+/// Prints the table to stdout.
+pub fn print_table(rows: &[Row]) {
+    println!();
+    println!(
+        "{:<8} {:<34} {:<16} {:>11} {:>11} {:>13} {:>7}",
+        "group", "operation", "variant", "min", "median", "ops/s", "ratio"
+    );
+    for r in rows {
+        println!(
+            "{:<8} {:<34} {:<16} {:>11} {:>11} {:>13.0} {:>6.2}x",
+            r.group,
+            r.op,
+            r.variant,
+            fmt_ns(r.min),
+            fmt_ns(r.median),
+            1e9 / r.median,
+            r.ratio
+        );
+    }
+    println!("(ratio: median of the operation's first variant / this median; > 1 is faster)");
+}
+
+/// The table as Markdown.
+pub fn markdown(rows: &[Row]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| group | operation | variant | min | median | ops/s | ratio |"
+    );
+    let _ = writeln!(s, "|---|---|---|---:|---:|---:|---:|");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {:.0} | {:.2}× |",
+            r.group,
+            r.op,
+            r.variant,
+            fmt_ns(r.min),
+            fmt_ns(r.median),
+            1e9 / r.median,
+            r.ratio
+        );
+    }
+    s
+}
+
+/// For a two-variant comparison (baseline first), a plain-language verdict per operation: the
+/// difference counts only if it exceeds twice the larger interquartile spread of the two.
+#[allow(dead_code)] // used by the binary that `--against` generates
+pub fn verdicts(rows: &[Row]) -> Vec<String> {
+    let mut out = Vec::new();
+    for pair in rows.chunks(2) {
+        let [base, new] = pair else { continue };
+        let noise = 2.0 * base.spread.max(new.spread).max(0.005);
+        let change = base.median / new.median - 1.0;
+        let verdict = if change > noise {
+            "faster"
+        } else if change < -noise {
+            "slower"
+        } else {
+            "within noise"
+        };
+        out.push(format!(
+            "{:<34} {} vs {}: {:+.1}% ({verdict}; noise ±{:.1}%)",
+            new.op,
+            new.variant,
+            base.variant,
+            100.0 * change,
+            100.0 * noise
+        ));
+    }
+    out
+}
