@@ -1,2 +1,44 @@
-//! `sm-pairing`: not yet implemented; see the workspace issues.
+//! The SM9 pairing (GM/T 0044.5 / GB/T 38635): the R-ate pairing on the BN curve
+//! E: y² = x³ + 5 over GF(p), t = 0x600000000058F98A, generic over the `sm-field` limb backend.
+//!
+//! * [`pairing`]`(P, Q)` = e(P, Q) for P ∈ G1 = E(GF(p)), Q ∈ G2 ⊂ E'(GF(p²)) on the sextic M-type
+//!   twist E': y² = x³ + 5u, returning a [`Gt`]. Structure (ePrint 2008/096 (Vercauteren,
+//!   optimal pairings) and GM/T 0044.1 §B.4.2):
+//!   `e(P, Q) = (f_{a,Q}(P) · l_{aQ,π(Q)}(P) · l_{aQ+π(Q),−π²(Q)}(P))^((p¹²−1)/n)`, a = 6t + 2.
+//! * [`miller_loop`] / [`final_exponentiation`] expose the two stages; [`multi_miller_loop`] and
+//!   [`multi_pairing`] compute a product of pairings with one shared squaring chain and one
+//!   final exponentiation; [`G2Prepared`] precomputes the line coefficients of a fixed G2 point.
+//!   All of them run the one driver in `miller.rs` over the one step schedule [`LOOP_SCHEDULE`].
+//! * [`Gt`] is the order-n subgroup of GF(p¹²)*: multiplication, cyclotomic squaring, inverse by
+//!   conjugation, constant-time exponentiation, `pow_vartime`, fixed-base tables [`GtTable`], and
+//!   the 384-byte GM/T 0044 encoding.
+//!
+//! Every function is constant time in the points and the GT values (lines use projective
+//! formulas without inversions and without branches; identities are handled with `subtle`
+//! selections). Points must lie in G1 / G2 (checked by the caller when decoding).
 #![no_std]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+
+mod final_exp;
+mod gt;
+mod lines;
+mod miller;
+mod points;
+
+pub use final_exp::final_exponentiation;
+pub use gt::{Gt, GtDecodeError, GtTable};
+pub use lines::LineCoeffs;
+pub use miller::{
+    miller_loop, multi_miller_loop, multi_miller_loop_prepared, multi_pairing, pairing,
+    pairing_prepared, G2Prepared, Step,
+    LOOP_SCHEDULE, NUM_LINES,
+};
+pub use points::{G1Affine, G2Affine};
+pub use sm_field::{Backend, DefaultBackend, Fp, Fp12, Fp2, Sm9N, Sm9P};
+
+/// The BN parameter t of the SM9 curve (GM/T 0044.5): p = 36t⁴ + 36t³ + 24t² + 6t + 1.
+pub const BN_T: u64 = 0x6000_0000_0058_F98A;
+/// The R-ate loop parameter a = 6t + 2 (66 bits).
+pub const ATE_LOOP: u128 = 6 * BN_T as u128 + 2;

@@ -1,0 +1,351 @@
+//! GT: the order-n subgroup of GF(p¹²)* where the pairing takes its values.
+//!
+//! Elements lie in the cyclotomic subgroup, so [`Gt::square`] uses Granger–Scott squaring and
+//! [`Gt::invert`] is conjugation. Secret exponents use [`Gt::pow`] (fixed signed radix-16
+//! windows, `subtle` table scans) or a [`GtTable`] (fixed base, no squarings); public ones
+//! [`Gt::pow_vartime`] (width-5 NAF).
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::fmt;
+
+use sm_field::{Backend, DefaultBackend, Fp, Fp12, Sm9N};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
+use zeroize::Zeroize;
+
+use crate::final_exp::cyclotomic_square;
+
+/// An element of GT ⊂ GF(p¹²)* (order n).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Gt<B: Backend = DefaultBackend>(Fp12<B>);
+
+/// Why 384 bytes are not a GT element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GtDecodeError {
+    /// A coordinate is not below p.
+    OutOfRange,
+    /// The value is not in the order-n subgroup.
+    NotInSubgroup,
+}
+
+impl fmt::Display for GtDecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GtDecodeError::OutOfRange => "GT encoding: coordinate out of range",
+            GtDecodeError::NotInSubgroup => "GT encoding: not in the order-n subgroup",
+        })
+    }
+}
+
+/// Signed radix-16 digits d₀…d₆₄ ∈ [−8, 8) (d₆₄ ∈ {0, 1}) with Σ dᵢ·16ⁱ = k, computed without
+/// branches (as in curve25519-dalek's `Scalar::as_radix_16`, re-derived here).
+fn signed_radix16(k: &[u64; 4]) -> [i8; 65] {
+    let mut d = [0i8; 65];
+    for i in 0..64 {
+        d[i] = ((k[i / 16] >> (4 * (i % 16))) & 0xf) as i8;
+    }
+    for i in 0..64 {
+        let carry = (d[i] + 8) >> 4; // 1 if d ≥ 8
+        d[i] -= carry << 4;
+        d[i + 1] += carry;
+    }
+    d
+}
+
+/// `table[|d| − 1]` (or 1 for d = 0), conjugated when d < 0. Reads every entry.
+#[inline]
+fn ct_lookup<B: Backend>(table: &[Fp12<B>; 8], d: i8) -> Fp12<B> {
+    let neg = Choice::from(((d as u8) >> 7) & 1);
+    let abs = (d as i16).unsigned_abs() as u8;
+    let mut r = Fp12::ONE;
+    for (j, e) in table.iter().enumerate() {
+        r.conditional_assign(e, abs.ct_eq(&(j as u8 + 1)));
+    }
+    let c = r.conjugate();
+    r.conditional_assign(&c, neg);
+    r
+}
+
+impl<B: Backend> Gt<B> {
+    /// The identity.
+    pub const IDENTITY: Self = Self(Fp12::ONE);
+
+    pub(crate) fn from_fp12_unchecked(f: Fp12<B>) -> Self {
+        Self(f)
+    }
+
+    /// The underlying GF(p¹²) element.
+    pub fn as_fp12(&self) -> &Fp12<B> {
+        &self.0
+    }
+
+    /// The same value computed by another backend.
+    pub fn to_backend<B2: Backend>(&self) -> Gt<B2> {
+        Gt(self.0.to_backend())
+    }
+
+    /// Whether this is the identity.
+    pub fn is_identity(&self) -> Choice {
+        self.0.is_one()
+    }
+
+    /// The group operation (GF(p¹²) multiplication).
+    #[inline]
+    pub fn mul(&self, rhs: &Self) -> Self {
+        Self(self.0.mul(&rhs.0))
+    }
+
+    /// `self²` by cyclotomic (Granger–Scott) squaring.
+    #[inline]
+    pub fn square(&self) -> Self {
+        Self(cyclotomic_square(&self.0))
+    }
+
+    /// Inverse = conjugate (x^(p⁶) = x⁻¹ on the cyclotomic subgroup).
+    #[inline]
+    pub fn invert(&self) -> Self {
+        Self(self.0.conjugate())
+    }
+
+    /// `self^(p^k)` (equals `self^(p^k mod n)`).
+    pub fn frobenius_map(&self, k: usize) -> Self {
+        Self(self.0.frobenius_map(k))
+    }
+
+    /// `self^k` for a **secret** exponent (little-endian limbs, any 256-bit value): 65 signed
+    /// radix-16 digits, a table of self¹…self⁸ read entirely at each digit, 256 cyclotomic
+    /// squarings and 65 multiplications regardless of k.
+    pub fn pow(&self, k: &[u64; 4]) -> Self {
+        let mut table = [self.0; 8];
+        table[1] = cyclotomic_square(&self.0);
+        for j in 2..8 {
+            table[j] = table[j - 1].mul(&self.0);
+        }
+        let mut d = signed_radix16(k);
+        let mut acc = ct_lookup(&table, d[64]);
+        for i in (0..64).rev() {
+            for _ in 0..4 {
+                acc = cyclotomic_square(&acc);
+            }
+            acc = acc.mul(&ct_lookup(&table, d[i]));
+        }
+        table.zeroize();
+        d.zeroize();
+        Self(acc)
+    }
+
+    /// `self^k` for a secret scalar k ∈ Z/nZ, constant time.
+    pub fn pow_scalar(&self, k: &Fp<Sm9N, B>) -> Self {
+        let mut limbs = k.to_canonical_limbs();
+        let r = self.pow(&limbs);
+        limbs.zeroize();
+        r
+    }
+
+    /// `self^k` for a **public** exponent (little-endian limbs): width-5 NAF, ~256 cyclotomic
+    /// squarings and ~43 multiplications; time depends on k.
+    pub fn pow_vartime(&self, k: &[u64]) -> Self {
+        // wNAF digits (odd, |d| < 16) of k.
+        let mut n: Vec<u64> = k.to_vec();
+        n.push(0);
+        let mut digits: Vec<i8> = Vec::with_capacity(n.len() * 64 + 1);
+        let is_zero = |n: &[u64]| n.iter().all(|&l| l == 0);
+        while !is_zero(&n) {
+            if n[0] & 1 == 1 {
+                let m = (n[0] & 31) as i8;
+                let d = if m >= 16 { m - 32 } else { m };
+                digits.push(d);
+                // n -= d
+                if d > 0 {
+                    sub_small(&mut n, d as u64);
+                } else {
+                    add_small(&mut n, (-d) as u64);
+                }
+            } else {
+                digits.push(0);
+            }
+            shr1(&mut n);
+        }
+        let sq = cyclotomic_square(&self.0);
+        let mut odd = [self.0; 8]; // self^(2j+1)
+        for j in 1..8 {
+            odd[j] = odd[j - 1].mul(&sq);
+        }
+        let mut acc = Fp12::ONE;
+        for &d in digits.iter().rev() {
+            acc = cyclotomic_square(&acc);
+            if d > 0 {
+                acc = acc.mul(&odd[(d as usize) / 2]);
+            } else if d < 0 {
+                acc = acc.mul(&odd[((-d) as usize) / 2].conjugate());
+            }
+        }
+        Self(acc)
+    }
+
+    /// The 384-byte GM/T 0044 encoding (see [`Fp12::to_bytes`]).
+    pub fn to_bytes(&self) -> [u8; 384] {
+        self.0.to_bytes()
+    }
+
+    /// Decodes 384 bytes, checking the range of every coordinate and membership in the order-n
+    /// subgroup (`x^n = 1`, variable time: for public encodings).
+    pub fn from_bytes_checked(bytes: &[u8; 384]) -> Result<Self, GtDecodeError> {
+        let f = Option::<Fp12<B>>::from(Fp12::from_bytes(bytes)).ok_or(GtDecodeError::OutOfRange)?;
+        let n = Fp::<Sm9N, B>::ZERO - Fp::ONE; // n − 1
+        let nm1 = n.to_canonical_limbs();
+        // f^(n−1)·f = f^n = 1, and f ≠ 0.
+        let ok = !bool::from(f.is_zero()) && f.pow_vartime(&nm1).mul(&f) == Fp12::ONE;
+        if ok {
+            Ok(Self(f))
+        } else {
+            Err(GtDecodeError::NotInSubgroup)
+        }
+    }
+
+    /// [`from_bytes_checked`](Self::from_bytes_checked) as a `CtOption`.
+    pub fn from_bytes(bytes: &[u8; 384]) -> CtOption<Self> {
+        match Self::from_bytes_checked(bytes) {
+            Ok(g) => CtOption::new(g, Choice::from(1)),
+            Err(_) => CtOption::new(Self::IDENTITY, Choice::from(0)),
+        }
+    }
+}
+
+fn sub_small(n: &mut [u64], mut v: u64) {
+    for l in n.iter_mut() {
+        let (r, b) = l.overflowing_sub(v);
+        *l = r;
+        v = b as u64;
+    }
+}
+
+fn add_small(n: &mut [u64], mut v: u64) {
+    for l in n.iter_mut() {
+        let (r, c) = l.overflowing_add(v);
+        *l = r;
+        v = c as u64;
+    }
+}
+
+fn shr1(n: &mut [u64]) {
+    for i in 0..n.len() {
+        let hi = if i + 1 < n.len() { n[i + 1] << 63 } else { 0 };
+        n[i] = (n[i] >> 1) | hi;
+    }
+}
+
+impl<B: Backend> Default for Gt<B> {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl<B: Backend> fmt::Debug for Gt<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Gt(")?;
+        for b in self.to_bytes() {
+            write!(f, "{b:02x}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+impl<B: Backend> ConstantTimeEq for Gt<B> {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.0.ct_eq(&other.0)
+    }
+}
+
+impl<B: Backend> ConditionallySelectable for Gt<B> {
+    fn conditional_select(a: &Self, b: &Self, c: Choice) -> Self {
+        Self(Fp12::conditional_select(&a.0, &b.0, c))
+    }
+}
+
+impl<B: Backend> Zeroize for Gt<B> {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl<B: Backend> core::ops::Mul for Gt<B> {
+    type Output = Self;
+    fn mul(self, rhs: Self) -> Self {
+        Gt::mul(&self, &rhs)
+    }
+}
+
+impl<'a, B: Backend> core::ops::Mul<&'a Gt<B>> for &'a Gt<B> {
+    type Output = Gt<B>;
+    fn mul(self, rhs: &'a Gt<B>) -> Gt<B> {
+        Gt::mul(self, rhs)
+    }
+}
+
+impl<B: Backend> core::ops::MulAssign for Gt<B> {
+    fn mul_assign(&mut self, rhs: Self) {
+        *self = Gt::mul(self, &rhs);
+    }
+}
+
+/// Fixed-base table for a GT element used with many exponents (e.g. g = e(P1, Ppub-s) per
+/// master public key): `g^(j·16^i)` for i = 0…64, j = 1…8 (520 elements, ≈ 200 KB). An
+/// exponentiation is 65 multiplications and 65 constant-time scans of 8 entries; no squarings.
+/// The table holds public data only.
+#[derive(Clone)]
+pub struct GtTable<B: Backend = DefaultBackend> {
+    rows: Box<[[Fp12<B>; 8]]>,
+    base: Gt<B>,
+}
+
+impl<B: Backend> GtTable<B> {
+    /// Precomputes the table (≈ 520 multiplications and 256 squarings).
+    pub fn new(g: &Gt<B>) -> Self {
+        let mut rows = Vec::with_capacity(65);
+        let mut b = g.0;
+        for _ in 0..65 {
+            let mut row = [b; 8];
+            for j in 1..8 {
+                row[j] = row[j - 1].mul(&b);
+            }
+            rows.push(row);
+            // b ← b^16
+            for _ in 0..4 {
+                b = cyclotomic_square(&b);
+            }
+        }
+        Self { rows: rows.into_boxed_slice(), base: *g }
+    }
+
+    /// The base element.
+    pub fn base(&self) -> &Gt<B> {
+        &self.base
+    }
+
+    /// `g^k` for a **secret** exponent (little-endian limbs), constant time.
+    pub fn pow(&self, k: &[u64; 4]) -> Gt<B> {
+        let mut d = signed_radix16(k);
+        let mut acc = ct_lookup(&self.rows[0], d[0]);
+        for i in 1..65 {
+            acc = acc.mul(&ct_lookup(&self.rows[i], d[i]));
+        }
+        d.zeroize();
+        Gt(acc)
+    }
+
+    /// `g^k` for a secret scalar k ∈ Z/nZ, constant time.
+    pub fn pow_scalar(&self, k: &Fp<Sm9N, B>) -> Gt<B> {
+        let mut limbs = k.to_canonical_limbs();
+        let r = self.pow(&limbs);
+        limbs.zeroize();
+        r
+    }
+}
+
+impl<B: Backend> fmt::Debug for GtTable<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GtTable").field("base", &self.base).finish_non_exhaustive()
+    }
+}

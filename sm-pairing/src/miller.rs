@@ -1,0 +1,295 @@
+//! The Miller loop of the R-ate pairing: one step schedule, one driver.
+//!
+//! [`LOOP_SCHEDULE`] lists the line steps: for each signed digit of a = 6t + 2 in non-adjacent
+//! form below the top one, a doubling, followed by an addition of ±Q when the digit is ±1; then
+//! the two Frobenius corrections T + π(Q) and (T + π(Q)) − π²(Q). The driver squares the
+//! accumulator before every doubling step except the first and multiplies in one sparse line per
+//! pair and step. Line sources are either computed on the fly (projective T, see `lines.rs`) or
+//! read from a [`G2Prepared`]; both follow the same schedule, so the pairing, the multi-pairing
+//! and the prepared pairing share all of this code. Only numerators are accumulated: vertical
+//! lines lie in GF(p⁶)·… and vanish in the final exponentiation's easy part.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+use sm_field::{Backend, Fp, Fp12, Fp2, Sm9P};
+use subtle::{Choice, ConditionallySelectable};
+
+use crate::final_exp::final_exponentiation;
+use crate::lines::{G2Projective, LineCoeffs};
+use crate::{G1Affine, G2Affine, Gt, ATE_LOOP};
+
+/// One step of the Miller loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// T ← 2T with the tangent line (preceded by f ← f² except at the start).
+    Double,
+    /// T ← T + Q (NAF digit +1).
+    AddQ,
+    /// T ← T − Q (NAF digit −1).
+    SubQ,
+    /// T ← T + π(Q).
+    AddFrobenius,
+    /// Line through T and −π²(Q) (T is not needed afterwards).
+    SubFrobenius2,
+}
+
+/// Non-adjacent form of `k` (little-endian digits in {−1, 0, 1}) and its length.
+const fn naf(mut k: u128) -> ([i8; 72], usize) {
+    let mut d = [0i8; 72];
+    let mut i = 0;
+    while k != 0 {
+        if k & 1 == 1 {
+            let z = 2 - (k % 4) as i8; // 1 or −1
+            d[i] = z;
+            if z == 1 {
+                k -= 1;
+            } else {
+                k += 1;
+            }
+        }
+        k >>= 1;
+        i += 1;
+    }
+    (d, i)
+}
+
+const fn count_lines() -> usize {
+    let (d, len) = naf(ATE_LOOP);
+    let mut n = 0;
+    let mut i = len - 1;
+    while i > 0 {
+        i -= 1;
+        n += 1;
+        if d[i] != 0 {
+            n += 1;
+        }
+    }
+    n + 2
+}
+
+/// Number of line steps (65 doublings, 10 additions for the non-zero NAF digits of 6t + 2 below
+/// the top one, 2 Frobenius additions).
+pub const NUM_LINES: usize = count_lines();
+
+const fn schedule() -> [Step; NUM_LINES] {
+    let (d, len) = naf(ATE_LOOP);
+    let mut s = [Step::Double; NUM_LINES];
+    let mut n = 0;
+    let mut i = len - 1;
+    while i > 0 {
+        i -= 1;
+        s[n] = Step::Double;
+        n += 1;
+        if d[i] == 1 {
+            s[n] = Step::AddQ;
+            n += 1;
+        } else if d[i] == -1 {
+            s[n] = Step::SubQ;
+            n += 1;
+        }
+    }
+    s[n] = Step::AddFrobenius;
+    s[n + 1] = Step::SubFrobenius2;
+    s
+}
+
+/// The Miller-loop steps for a = 6t + 2 (NAF, most significant first), then the two Frobenius
+/// corrections.
+pub const LOOP_SCHEDULE: [Step; NUM_LINES] = schedule();
+
+/// π(Q) on the twist: (conj(x)·γ⁻², conj(y)·γ⁻³) with γ = w^(p−1) ∈ GF(p), and −π²(Q) =
+/// (x·γ⁻⁴, y) (γ⁶ = −1); see `sm_field::Fp12` for γ.
+fn frobenius_points<B: Backend>(x: &Fp2<B>, y: &Fp2<B>) -> [(Fp2<B>, Fp2<B>); 2] {
+    let g = &Fp12::<B>::GAMMA;
+    [
+        (x.conjugate().mul_by_fp(&g[10]), y.conjugate().mul_by_fp(&g[9])),
+        (x.mul_by_fp(&g[8]), *y),
+    ]
+}
+
+/// Produces the line of each step.
+trait LineSource<B: Backend> {
+    fn line(&mut self, step: Step) -> LineCoeffs<B>;
+}
+
+/// Lines computed on the fly from a projective T.
+struct OnTheFly<B: Backend> {
+    t: G2Projective<B>,
+    qx: Fp2<B>,
+    qy: Fp2<B>,
+    frob: [(Fp2<B>, Fp2<B>); 2],
+}
+
+impl<B: Backend> OnTheFly<B> {
+    /// Q = identity is replaced by P2 (a valid point, so no exceptional case arises); the
+    /// caller masks its lines.
+    fn new(q: &G2Affine<B>) -> Self {
+        let inf = Choice::from(q.infinity as u8);
+        let g = G2Affine::<B>::GENERATOR;
+        let qx = Fp2::conditional_select(&q.x, &g.x, inf);
+        let qy = Fp2::conditional_select(&q.y, &g.y, inf);
+        Self { t: G2Projective::from_affine(&qx, &qy), qx, qy, frob: frobenius_points(&qx, &qy) }
+    }
+}
+
+impl<B: Backend> LineSource<B> for OnTheFly<B> {
+    #[inline]
+    fn line(&mut self, step: Step) -> LineCoeffs<B> {
+        match step {
+            Step::Double => self.t.double_step(),
+            Step::AddQ => self.t.add_step(&self.qx, &self.qy),
+            Step::SubQ => self.t.add_step(&self.qx, &self.qy.neg()),
+            Step::AddFrobenius => self.t.add_step(&self.frob[0].0, &self.frob[0].1),
+            Step::SubFrobenius2 => self.t.add_step(&self.frob[1].0, &self.frob[1].1),
+        }
+    }
+}
+
+/// Lines read back from a [`G2Prepared`].
+struct Replay<'a, B: Backend> {
+    lines: &'a [LineCoeffs<B>; NUM_LINES],
+    next: usize,
+}
+
+impl<B: Backend> LineSource<B> for Replay<'_, B> {
+    #[inline]
+    fn line(&mut self, _step: Step) -> LineCoeffs<B> {
+        let l = self.lines[self.next];
+        self.next += 1;
+        l
+    }
+}
+
+/// The G1 side of a pair: P's coordinates and whether the pair contributes 1.
+struct G1Side<B: Backend> {
+    xp: Fp<Sm9P, B>,
+    yp: Fp<Sm9P, B>,
+    trivial: Choice,
+}
+
+impl<B: Backend> G1Side<B> {
+    fn new(p: &G1Affine<B>, q_infinity: bool) -> Self {
+        Self { xp: p.x, yp: p.y, trivial: Choice::from((p.infinity | q_infinity) as u8) }
+    }
+
+    /// `f · l(P)`, or `f` when the pair is trivial (line masked to 1 in constant time).
+    #[inline]
+    fn apply(&self, f: &Fp12<B>, l: &LineCoeffs<B>) -> Fp12<B> {
+        let l = LineCoeffs {
+            c0: Fp2::conditional_select(&l.c0, &Fp2::ONE, self.trivial),
+            c2: Fp2::conditional_select(&l.c2, &Fp2::ZERO, self.trivial),
+            c3: Fp2::conditional_select(&l.c3, &Fp2::ZERO, self.trivial),
+        };
+        l.evaluate_into(f, &self.xp, &self.yp)
+    }
+}
+
+/// The one Miller-loop driver: runs [`LOOP_SCHEDULE`] over all pairs with a shared accumulator.
+fn drive<B: Backend, S: LineSource<B>>(pairs: &mut [(G1Side<B>, S)]) -> Fp12<B> {
+    let mut f = Fp12::ONE;
+    for (i, step) in LOOP_SCHEDULE.iter().enumerate() {
+        if *step == Step::Double && i != 0 {
+            f = f.square();
+        }
+        for (p, src) in pairs.iter_mut() {
+            let l = src.line(*step);
+            f = p.apply(&f, &l);
+        }
+    }
+    f
+}
+
+/// The Miller loop f_{a,Q}(P)·l_{aQ,π(Q)}(P)·l_{aQ+π(Q),−π²(Q)}(P) (numerators only), before the
+/// final exponentiation. Constant time in P and Q.
+pub fn miller_loop<B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> Fp12<B> {
+    drive(&mut [(G1Side::new(p, q.infinity), OnTheFly::new(q))])
+}
+
+/// The product of the Miller loops of all pairs, sharing one squaring chain.
+pub fn multi_miller_loop<B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Fp12<B> {
+    let mut v: Vec<_> =
+        pairs.iter().map(|(p, q)| (G1Side::new(p, q.infinity), OnTheFly::new(q))).collect();
+    drive(&mut v)
+}
+
+/// The product of the Miller loops for P's paired with prepared G2 points.
+pub fn multi_miller_loop_prepared<B: Backend>(pairs: &[(G1Affine<B>, &G2Prepared<B>)]) -> Fp12<B> {
+    let mut v: Vec<_> = pairs
+        .iter()
+        .map(|(p, q)| (G1Side::new(p, q.infinity), Replay { lines: &q.lines, next: 0 }))
+        .collect();
+    drive(&mut v)
+}
+
+/// The SM9 pairing e(P, Q) (R-ate; GM/T 0044.1 §B.4.2 defines e with P ∈ G1, Q ∈ G2 on E').
+pub fn pairing<B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> Gt<B> {
+    final_exponentiation(&miller_loop(p, q))
+}
+
+/// ∏ e(Pᵢ, Qᵢ) with one shared Miller loop and one final exponentiation.
+pub fn multi_pairing<B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Gt<B> {
+    final_exponentiation(&multi_miller_loop(pairs))
+}
+
+/// e(P, Q) for a prepared Q.
+pub fn pairing_prepared<B: Backend>(p: &G1Affine<B>, q: &G2Prepared<B>) -> Gt<B> {
+    final_exponentiation(&drive(&mut [(
+        G1Side::new(p, q.infinity),
+        Replay { lines: &q.lines, next: 0 },
+    )]))
+}
+
+/// The line coefficients of the Miller loop for a fixed G2 point ([`NUM_LINES`] lines, ≈ 14.8 KB),
+/// independent of P: pairings with it skip all G2 arithmetic. Holds data derived from Q; for a
+/// secret Q (an SM9 decryption key) keep it with the key and zeroize it on drop.
+#[derive(Clone)]
+pub struct G2Prepared<B: Backend> {
+    lines: Box<[LineCoeffs<B>; NUM_LINES]>,
+    infinity: bool,
+}
+
+impl<B: Backend> G2Prepared<B> {
+    /// Runs the schedule once on Q and records its lines. Constant time in Q.
+    pub fn new(q: &G2Affine<B>) -> Self {
+        let mut src = OnTheFly::new(q);
+        let mut lines = Box::new([LineCoeffs::default(); NUM_LINES]);
+        for (l, step) in lines.iter_mut().zip(LOOP_SCHEDULE.iter()) {
+            *l = src.line(*step);
+        }
+        Self { lines, infinity: q.infinity }
+    }
+
+    /// The recorded lines, in [`LOOP_SCHEDULE`] order.
+    pub fn lines(&self) -> &[LineCoeffs<B>; NUM_LINES] {
+        &self.lines
+    }
+}
+
+impl<B: Backend> From<&G2Affine<B>> for G2Prepared<B> {
+    fn from(q: &G2Affine<B>) -> Self {
+        Self::new(q)
+    }
+}
+
+impl<B: Backend> zeroize::Zeroize for G2Prepared<B> {
+    fn zeroize(&mut self) {
+        for l in self.lines.iter_mut() {
+            l.c0.zeroize();
+            l.c2.zeroize();
+            l.c3.zeroize();
+        }
+    }
+}
+
+impl<B: Backend> Drop for G2Prepared<B> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(self);
+    }
+}
+
+impl<B: Backend> core::fmt::Debug for G2Prepared<B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("G2Prepared").field("lines", &NUM_LINES).finish_non_exhaustive()
+    }
+}
