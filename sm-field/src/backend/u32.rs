@@ -96,6 +96,8 @@ impl Backend for U32 {
     }
 
     #[inline]
+    // CIOS indexes a, b, p and t together; index loops state that most plainly.
+    #[allow(clippy::needless_range_loop)]
     fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
         let (a, b, p) = (split(a), split(b), split(&M::P));
         let inv = M::INV as u32; // -p^-1 mod 2^32 is the low half of -p^-1 mod 2^64

@@ -20,39 +20,37 @@ fn cases_for<M: Modulus, B: Backend>(out: &mut Vec<Case>, prefix: &str) {
         run,
     };
     let (x0, y) = (start::<M, B>(1), start::<M, B>(2));
-    let chain = move |f: fn(Fp<M, B>, Fp<M, B>) -> Fp<M, B>, n: u64| {
-        let mut x = x0;
-        for _ in 0..n {
-            x = f(black_box(x), y);
-        }
-        x
-    };
-    let ops: [(&str, fn(Fp<M, B>, Fp<M, B>) -> Fp<M, B>, u64); 7] = [
-        ("mul", |x, y| x * y, 1000),
-        ("square", |x, _| x.square(), 1000),
-        ("add", |x, y| x + y, 1000),
-        ("sub", |x, y| x - y, 1000),
-        ("invert", |x, _| x.invert().unwrap_or(Fp::ONE), 10),
-        (
-            "invert_vartime",
-            |x, _| x.invert_vartime().unwrap_or(Fp::ONE),
-            10,
-        ),
-        (
-            "sqrt",
-            |x, _| x.square().sqrt().unwrap_or(Fp::ONE) + Fp::ONE,
-            10,
-        ),
-    ];
-    for (op, f, n) in ops {
-        out.push(mk(
-            op,
-            chain(f, n),
-            Box::new(move |iters| {
-                black_box(chain(f, iters));
-            }),
-        ));
+    // Each operation is a chain of dependent calls (latency); closures are monomorphised so the
+    // operation is inlined exactly as in library code.
+    macro_rules! op {
+        ($name:literal, $n:expr, |$x:ident, $y:ident| $body:expr) => {{
+            let f = move |$x: Fp<M, B>, $y: Fp<M, B>| -> Fp<M, B> { $body };
+            let chain = move |n: u64| {
+                let (mut x, y) = (black_box(x0), black_box(y));
+                for _ in 0..n {
+                    x = f(x, y);
+                }
+                x
+            };
+            out.push(mk(
+                $name,
+                chain($n),
+                Box::new(move |iters| {
+                    black_box(chain(iters));
+                }),
+            ));
+        }};
     }
+    op!("mul", 1000, |x, y| x * y);
+    op!("square", 1000, |x, _y| x.square());
+    op!("add", 1000, |x, y| x + y);
+    op!("sub", 1000, |x, y| x - y);
+    op!("invert", 10, |x, _y| x.invert().unwrap_or(Fp::ONE));
+    op!("invert_vartime", 10, |x, _y| x
+        .invert_vartime()
+        .unwrap_or(Fp::ONE));
+    op!("sqrt", 10, |x, _y| x.square().sqrt().unwrap_or(Fp::ONE)
+        + Fp::ONE);
 }
 
 fn for_backend<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
