@@ -62,17 +62,21 @@ pub fn kdf(z: &[u8], out: &mut [u8]) {
 pub struct Kdf {
     /// Chaining value after the full 64-byte blocks of Z.
     mid: [u32; 8],
-    /// The bytes of Z after its last full block.
-    z_tail: [u8; 64],
-    z_tail_len: usize,
-    /// Total length of Z in bytes.
-    z_len: u64,
+    /// The last one or two blocks: rest of Z ‖ counter ‖ padding (§5.2). The counter bytes at
+    /// `off..off + 4` are rewritten for each output block.
+    template: [[u8; 64]; 2],
+    /// Number of template blocks (1, or 2 when |Z| mod 64 ≥ 52).
+    nblocks: usize,
+    /// Offset of the counter in the flattened template (|Z| mod 64).
+    off: usize,
     /// Next counter value; at most 2³² (then the output is exhausted).
     counter: u64,
     /// Output blocks produced but not yet read.
     buf: [u8; DIGEST_LEN * MAX_LANES],
     buf_pos: usize,
     buf_len: usize,
+    /// Largest `buf_len` so far: the prefix of `buf` that has held output.
+    buf_dirty: usize,
     backend: Backend,
 }
 
@@ -100,18 +104,35 @@ impl Kdf {
         for part in z_parts {
             h.update(part);
         }
-        let (mid, tail, absorbed) = h.split_state();
-        let mut z_tail = [0u8; 64];
-        z_tail[..tail.len()].copy_from_slice(tail);
+        let (mid, rest, absorbed) = h.split_state();
+        let off = rest.len();
+        // Hash input after the midstate: rest of Z ‖ ct (4 bytes), total |Z| + 4 bytes.
+        let total = absorbed + off as u64 + 4;
+        let mut template = [[0u8; 64]; 2];
+        let nblocks = if off + 4 < 64 {
+            let mut tail = [0u8; 63];
+            tail[..off].copy_from_slice(rest);
+            let n = pad(&tail[..off + 4], total, &mut template);
+            tail.zeroize();
+            n
+        } else {
+            // The counter reaches into (or starts) a second block: pad its 0..=3 spilled bytes.
+            let mut last = [[0u8; 64]; 2];
+            pad(&[0u8; 3][..off + 4 - 64], total, &mut last);
+            template[1] = last[0];
+            template[0][..off].copy_from_slice(rest);
+            2
+        };
         Self {
             mid,
-            z_tail,
-            z_tail_len: tail.len(),
-            z_len: absorbed + tail.len() as u64,
+            template,
+            nblocks,
+            off,
             counter: 1,
             buf: [0; DIGEST_LEN * MAX_LANES],
             buf_pos: 0,
             buf_len: 0,
+            buf_dirty: 0,
             backend,
         }
     }
@@ -133,26 +154,9 @@ impl Kdf {
         }
     }
 
-    /// The last block(s) hashed for counter `ct`: rest of Z ‖ ct ‖ padding (§5.2). Their count
-    /// (1 or 2) depends only on the length of Z.
-    fn counter_blocks(&self, ct: u32, blocks: &mut [[u8; 64]; 2]) -> usize {
-        let total = self.z_len.wrapping_add(4);
-        let mut tail = [0u8; 68];
-        let len = self.z_tail_len + 4;
-        tail[..self.z_tail_len].copy_from_slice(&self.z_tail[..self.z_tail_len]);
-        tail[self.z_tail_len..len].copy_from_slice(&ct.to_be_bytes());
-        let n = if len < 64 {
-            pad(&tail[..len], total, blocks)
-        } else {
-            let mut last = [[0u8; 64]; 2];
-            pad(&tail[64..len], total, &mut last);
-            blocks[0].copy_from_slice(&tail[..64]);
-            blocks[1] = last[0];
-            last.zeroize();
-            2
-        };
-        tail.zeroize();
-        n
+    /// Writes counter `ct` (big-endian) into the template.
+    fn set_counter(&mut self, ct: u32) {
+        self.template.as_flattened_mut()[self.off..self.off + 4].copy_from_slice(&ct.to_be_bytes());
     }
 
     /// Produces at least one new output block into `buf`; `want` is how many the caller still
@@ -164,44 +168,38 @@ impl Kdf {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 if want >= AVX512_MIN_BLOCKS && left >= 16 => {
                 match crate::x86::Avx512Token::get() {
-                    Some(t) => self.refill_lanes::<16>(|s, b| t.compress_x16(s, b)),
-                    None => self.refill_one(),
+                    Some(t) => {
+                        self.refill_lanes::<16>(|m, tp, n, o, c, s| t.kdf_x16(m, tp, n, o, c, s))
+                    }
+                    None => self.refill_one(compress),
                 }
             }
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 | Backend::Avx2 if want >= AVX2_MIN_BLOCKS && left >= 8 => {
                 match crate::x86::Avx2Token::get() {
-                    Some(t) => self.refill_lanes::<8>(|s, b| t.compress_x8(s, b)),
-                    None => self.refill_one(),
+                    Some(t) => {
+                        self.refill_lanes::<8>(|m, tp, n, o, c, s| t.kdf_x8(m, tp, n, o, c, s))
+                    }
+                    None => self.refill_one(compress),
                 }
             }
-            Backend::Portable => self.refill_portable(),
-            _ => self.refill_one(),
+            Backend::Portable => self.refill_one(crate::compress::compress_portable),
+            _ => self.refill_one(compress),
         };
         self.counter += produced as u64;
         self.buf_pos = 0;
         self.buf_len = produced * DIGEST_LEN;
+        self.buf_dirty = self.buf_dirty.max(self.buf_len);
     }
 
-    /// One block on the single-stream path.
-    fn refill_one(&mut self) -> usize {
-        self.refill_scalar(compress)
-    }
-
-    /// One block on the portable path.
-    fn refill_portable(&mut self) -> usize {
-        self.refill_scalar(crate::compress::compress_portable)
-    }
-
-    fn refill_scalar(&mut self, cf: fn(&mut [u32; 8], &[[u8; 64]])) -> usize {
-        let mut blocks = [[0u8; 64]; 2];
-        let n = self.counter_blocks(self.counter as u32, &mut blocks);
+    /// One block with the single-stream compression function `cf`.
+    fn refill_one(&mut self, cf: fn(&mut [u32; 8], &[[u8; 64]])) -> usize {
+        self.set_counter(self.counter as u32);
         let mut state = self.mid;
-        cf(&mut state, &blocks[..n]);
+        cf(&mut state, &self.template[..self.nblocks]);
         for (chunk, word) in self.buf.chunks_exact_mut(4).zip(&state) {
             chunk.copy_from_slice(&word.to_be_bytes());
         }
-        blocks.zeroize();
         state.zeroize();
         1
     }
@@ -210,24 +208,31 @@ impl Kdf {
     #[cfg(target_arch = "x86_64")]
     fn refill_lanes<const N: usize>(
         &mut self,
-        mut compress_lanes: impl FnMut(&mut [[u32; N]; 8], &[&[u8; 64]; N]),
+        kdf_lanes: impl FnOnce(&[u32; 8], &[[u32; 16]; 2], usize, usize, u32, &mut [[u32; N]; 8]),
     ) -> usize {
-        let mut tails = [[[0u8; 64]; 2]; N];
-        let mut n = 0;
-        for (i, tail) in tails.iter_mut().enumerate() {
-            n = self.counter_blocks((self.counter + i as u64) as u32, tail);
+        // Template as big-endian words with the counter bytes zero; lanes OR in their counter.
+        self.set_counter(0);
+        let mut words = [[0u32; 16]; 2];
+        for (wb, tb) in words.iter_mut().zip(&self.template) {
+            for (w, bytes) in wb.iter_mut().zip(tb.as_chunks::<4>().0) {
+                *w = u32::from_be_bytes(*bytes);
+            }
         }
-        let mut state: [[u32; N]; 8] = core::array::from_fn(|k| [self.mid[k]; N]);
-        for b in 0..n {
-            let blocks: [&[u8; 64]; N] = core::array::from_fn(|i| &tails[i][b]);
-            compress_lanes(&mut state, &blocks);
-        }
+        let mut state = [[0u32; N]; 8];
+        kdf_lanes(
+            &self.mid,
+            &words,
+            self.nblocks,
+            self.off,
+            self.counter as u32,
+            &mut state,
+        );
         for (i, out) in self.buf.chunks_exact_mut(DIGEST_LEN).take(N).enumerate() {
             for (chunk, row) in out.chunks_exact_mut(4).zip(&state) {
                 chunk.copy_from_slice(&row[i].to_be_bytes());
             }
         }
-        tails.zeroize();
+        words.zeroize();
         state.zeroize();
         N
     }
@@ -243,12 +248,8 @@ const AVX2_MIN_BLOCKS: usize = 3;
 impl Drop for Kdf {
     fn drop(&mut self) {
         self.mid.zeroize();
-        self.z_tail.zeroize();
-        self.z_tail_len.zeroize();
-        self.z_len.zeroize();
-        self.buf.zeroize();
-        self.buf_pos.zeroize();
-        self.buf_len.zeroize();
+        self.template.zeroize();
+        self.buf[..self.buf_dirty].zeroize();
     }
 }
 

@@ -36,6 +36,21 @@ impl Avx2Token {
         // SAFETY: the token exists only if AVX2 was detected at run time.
         unsafe { avx2::compress_x8(state, blocks) }
     }
+
+    /// Eight KDF counter blocks at once; see [`avx2::kdf_x8`].
+    #[inline]
+    pub(crate) fn kdf_x8(
+        self,
+        mid: &[u32; 8],
+        template: &[[u32; 16]; 2],
+        nblocks: usize,
+        off: usize,
+        ct0: u32,
+        out: &mut [[u32; 8]; 8],
+    ) {
+        // SAFETY: the token exists only if AVX2 was detected at run time.
+        unsafe { avx2::kdf_x8(mid, template, nblocks, off, ct0, out) }
+    }
 }
 
 /// Proof that the CPU supports AVX-512F, AVX-512BW and AVX-512VL (and the OS saves ZMM state).
@@ -54,6 +69,21 @@ impl Avx512Token {
     pub(crate) fn compress_x16(self, state: &mut [[u32; 16]; 8], blocks: &[&[u8; 64]; 16]) {
         // SAFETY: the token exists only if AVX-512F/BW/VL were detected at run time.
         unsafe { avx512::compress_x16(state, blocks) }
+    }
+
+    /// Sixteen KDF counter blocks at once; see [`avx512::kdf_x16`].
+    #[inline]
+    pub(crate) fn kdf_x16(
+        self,
+        mid: &[u32; 8],
+        template: &[[u32; 16]; 2],
+        nblocks: usize,
+        off: usize,
+        ct0: u32,
+        out: &mut [[u32; 16]; 8],
+    ) {
+        // SAFETY: the token exists only if AVX-512F/BW/VL were detected at run time.
+        unsafe { avx512::kdf_x16(mid, template, nblocks, off, ct0, out) }
     }
 }
 

@@ -139,6 +139,21 @@ fn load_half<const HALF: usize>(blocks: &[&[u8; 64]; 8]) -> [__m256i; 8] {
     transpose8(rows)
 }
 
+/// The 64 rounds and the final XOR (§5.3.3) on lane vectors: evaluates to CF(v, w) per lane.
+/// A macro rather than a function so that it is expanded inside each `#[target_feature]` caller
+/// (keeping `w` in that caller's frame measurably helps register allocation).
+macro_rules! cf {
+    ($v:expr, $w:expr) => {{
+        let v: [__m256i; 8] = $v;
+        let mut w: [__m256i; 16] = $w;
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
+        lane_rounds!(w, a, b, c, d, e, f, g, h);
+        let x = [a, b, c, d, e, f, g, h];
+        let out: [__m256i; 8] = core::array::from_fn(|k| xor(v[k], x[k]));
+        out
+    }};
+}
+
 /// CF (§5.3.3) on eight independent lanes: `state[k][i]` is word k of lane i's chaining value,
 /// `blocks[i]` the next block of lane i.
 ///
@@ -148,14 +163,45 @@ fn load_half<const HALF: usize>(blocks: &[&[u8; 64]; 8]) -> [__m256i; 8] {
 pub(crate) unsafe fn compress_x8(state: &mut [[u32; 8]; 8], blocks: &[&[u8; 64]; 8]) {
     let lo = load_half::<0>(blocks);
     let hi = load_half::<1>(blocks);
-    let mut w = [
+    let w = [
         lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], //
         hi[0], hi[1], hi[2], hi[3], hi[4], hi[5], hi[6], hi[7],
     ];
     let v: [__m256i; 8] = core::array::from_fn(|k| load_words(&state[k]));
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
-    lane_rounds!(w, a, b, c, d, e, f, g, h);
-    for (k, x) in [a, b, c, d, e, f, g, h].into_iter().enumerate() {
-        store_words(&mut state[k], xor(v[k], x));
+    for (row, x) in state.iter_mut().zip(cf!(v, w)) {
+        store_words(row, x);
+    }
+}
+
+/// KDF blocks for eight consecutive counters `ct0 + i` from one midstate; see
+/// [`super::avx512::kdf_x16`] for the template layout.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn kdf_x8(
+    mid: &[u32; 8],
+    template: &[[u32; 16]; 2],
+    nblocks: usize,
+    off: usize,
+    ct0: u32,
+    out: &mut [[u32; 8]; 8],
+) {
+    let ct = add(splat(ct0), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    let sh = (8 * (off % 4)) as u32;
+    let first = _mm256_srlv_epi32(ct, splat(sh));
+    let second = _mm256_sllv_epi32(ct, splat(32 - sh)); // zero when sh = 0
+    let mut v: [__m256i; 8] = core::array::from_fn(|k| splat(mid[k]));
+    for (b, words) in template.iter().enumerate().take(nblocks) {
+        let mut w: [__m256i; 16] = core::array::from_fn(|k| splat(words[k]));
+        for (word, part) in [(off / 4, first), (off / 4 + 1, second)] {
+            if word / 16 == b {
+                w[word % 16] = _mm256_or_si256(w[word % 16], part);
+            }
+        }
+        v = cf!(v, w);
+    }
+    for (row, x) in out.iter_mut().zip(v) {
+        store_words(row, x);
     }
 }

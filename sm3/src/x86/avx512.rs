@@ -124,6 +124,21 @@ fn load_transpose(blocks: &[&[u8; 64]; 16]) -> [__m512i; 16] {
     out
 }
 
+/// The 64 rounds and the final XOR (§5.3.3) on lane vectors: evaluates to CF(v, w) per lane.
+/// A macro rather than a function so that it is expanded inside each `#[target_feature]` caller
+/// (keeping `w` in that caller's frame measurably helps register allocation).
+macro_rules! cf {
+    ($v:expr, $w:expr) => {{
+        let v: [__m512i; 8] = $v;
+        let mut w: [__m512i; 16] = $w;
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
+        lane_rounds!(w, a, b, c, d, e, f, g, h);
+        let x = [a, b, c, d, e, f, g, h];
+        let out: [__m512i; 8] = core::array::from_fn(|k| xor(v[k], x[k]));
+        out
+    }};
+}
+
 /// CF (§5.3.3) on sixteen independent lanes: `state[k][i]` is word k of lane i's chaining
 /// value, `blocks[i]` the next block of lane i.
 ///
@@ -131,11 +146,48 @@ fn load_transpose(blocks: &[&[u8; 64]; 16]) -> [__m512i; 16] {
 /// The CPU must support AVX-512F, AVX-512BW and AVX-512VL.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
 pub(crate) unsafe fn compress_x16(state: &mut [[u32; 16]; 8], blocks: &[&[u8; 64]; 16]) {
-    let mut w = load_transpose(blocks);
+    let w = load_transpose(blocks);
     let v: [__m512i; 8] = core::array::from_fn(|k| load_words(&state[k]));
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
-    lane_rounds!(w, a, b, c, d, e, f, g, h);
-    for (k, x) in [a, b, c, d, e, f, g, h].into_iter().enumerate() {
-        store_words(&mut state[k], xor(v[k], x));
+    for (row, x) in state.iter_mut().zip(cf!(v, w)) {
+        store_words(row, x);
+    }
+}
+
+/// KDF blocks for sixteen consecutive counters `ct0 + i` from one midstate: every lane hashes
+/// the same template words (rest of Z, zeroed counter, padding), with its big-endian counter
+/// OR-ed in at byte offset `off` of the flattened template. Writes lane i's result to
+/// `out[k][i]`.
+///
+/// # Safety
+/// The CPU must support AVX-512F, AVX-512BW and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+pub(crate) unsafe fn kdf_x16(
+    mid: &[u32; 8],
+    template: &[[u32; 16]; 2],
+    nblocks: usize,
+    off: usize,
+    ct0: u32,
+    out: &mut [[u32; 16]; 8],
+) {
+    let ct = add(
+        splat(ct0),
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+    );
+    let sh = (8 * (off % 4)) as u32;
+    // The counter's first 4 − off%4 bytes end word off/4, the rest start the next word.
+    let first = _mm512_srlv_epi32(ct, splat(sh));
+    let second = _mm512_sllv_epi32(ct, splat(32 - sh)); // zero when sh = 0
+    let mut v: [__m512i; 8] = core::array::from_fn(|k| splat(mid[k]));
+    for (b, words) in template.iter().enumerate().take(nblocks) {
+        let mut w: [__m512i; 16] = core::array::from_fn(|k| splat(words[k]));
+        for (word, part) in [(off / 4, first), (off / 4 + 1, second)] {
+            if word / 16 == b {
+                w[word % 16] = _mm512_or_si512(w[word % 16], part);
+            }
+        }
+        v = cf!(v, w);
+    }
+    for (row, x) in out.iter_mut().zip(v) {
+        store_words(row, x);
     }
 }
