@@ -37,6 +37,7 @@ mod jacobian;
 mod params;
 mod scalar_mul;
 mod sm2;
+pub mod sm9;
 
 pub use affine::Affine;
 #[cfg(feature = "alloc")]

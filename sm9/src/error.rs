@@ -20,6 +20,8 @@ pub enum Error {
     /// `t1 = H1(ID ‖ hid, n) + ks ≡ 0 (mod n)` (GM/T 0044.3 §6.1 A2 / .5 §6.1): the KGC must
     /// generate a new master key; no private key exists for this identity.
     DegenerateIdentity,
+    /// A user key was used with a master public key it does not belong to.
+    KeyMismatch,
     /// The plaintext is empty (the encryption scheme needs at least one byte).
     EmptyPlaintext,
     /// A requested length is zero or too large (KEM key length, KDF output).
@@ -43,6 +45,7 @@ impl fmt::Display for Error {
             Error::InvalidPoint => "point not on the curve or not in the subgroup",
             Error::InvalidScalar => "scalar out of range [1, n-1]",
             Error::DegenerateIdentity => "t1 = H1(ID||hid) + ks is zero mod n: new master key needed",
+            Error::KeyMismatch => "user key does not belong to this master public key",
             Error::EmptyPlaintext => "empty plaintext",
             Error::InvalidLength => "invalid length",
             Error::Verification => "signature verification failed",

@@ -1,4 +1,79 @@
-//! SM9 identity-based cryptography (GM/T 0044-2016, GB/T 38635-2020).
+//! SM9 identity-based cryptography (GM/T 0044-2016, GB/T 38635-2020): master and user keys,
+//! signatures, public-key encryption, key encapsulation and key exchange, with GM/T 0080 DER,
+//! GmSSL-compatible PEM / PKCS#8 encodings and per-key precomputation.
+//!
+//! # Overview
+//!
+//! | operation | functions | standard |
+//! |---|---|---|
+//! | master keys, user key extraction | [`SignMasterKey`], [`EncMasterKey`] | GM/T 0044.2–.4 §6.1 |
+//! | sign / verify (streaming) | [`sign`], [`verify`], [`Signer`], [`Verifier`], [`BatchVerifier`] | GM/T 0044.2 §6 |
+//! | encrypt / decrypt | [`encrypt`], [`decrypt`], [`Ciphertext`] | GM/T 0044.4 §7 |
+//! | key encapsulation | [`encapsulate`], [`decapsulate`] | GM/T 0044.4 §6 |
+//! | key exchange | [`Initiator`], [`Responder`] | GM/T 0044.3 §7 |
+//! | H1, H2 | [`h1`], [`h2`] | GM/T 0044.2 §5.3.2 |
+//!
+//! Master public keys are used through their *prepared* forms
+//! ([`SignMasterPublicKey::prepare`], [`EncMasterPublicKey::prepare`]), which hold the pairing
+//! value `g` as a fixed-base GT table; user decryption and exchange keys through
+//! [`EncUserKey::prepare`] / [`ExchangeUserKey::prepare`], which hold the Miller-loop lines of
+//! `de`. Build them once per key and reuse them.
+//!
+//! # Keys and encodings
+//!
+//! ```
+//! # use rand_core::OsRng;
+//! let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+//! let pem = kgc.public_key().to_pem().unwrap(); // "SM9 SIGN MASTER PUBLIC KEY"
+//! assert_eq!(&sm9::SignMasterPublicKey::from_pem(&pem).unwrap(), kgc.public_key());
+//!
+//! let alice = kgc.extract(b"alice@example.com").unwrap();
+//! let der = alice.to_der().unwrap(); // SM9SignPrivateKey
+//! let back = sm9::SignUserKey::from_der(&der).unwrap();
+//! assert_eq!(back.ds_bytes(), alice.ds_bytes());
+//! // Password-encrypted PKCS#8 (PBKDF2-HMAC-SM3 + SM4-CBC), as GmSSL writes it. (A low
+//! // iteration count keeps this example fast; the default is GmSSL's 65536.)
+//! let enc = alice.to_encrypted_pkcs8_der_with(b"pw", &[1; 16], &[2; 16], 1000).unwrap();
+//! let back = sm9::SignUserKey::from_encrypted_pkcs8_der(&enc, b"pw").unwrap();
+//! assert_eq!(back.ds_bytes(), alice.ds_bytes());
+//! assert_eq!(
+//!     sm9::SignUserKey::from_encrypted_pkcs8_der(&enc, b"wrong").unwrap_err(),
+//!     sm9::Error::Decryption
+//! );
+//! ```
+//!
+//! # Signatures (streamed message)
+//!
+//! ```
+//! # use rand_core::OsRng;
+//! let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+//! let master = kgc.public_key().prepare();
+//! let alice = kgc.extract(b"Alice").unwrap();
+//!
+//! let mut signer = sm9::Signer::new(&alice, &master).unwrap();
+//! signer.update(b"Chinese IBS ").update(b"standard");
+//! let sig = signer.sign(&mut OsRng);
+//! let der = sig.to_der().unwrap(); // SEQUENCE { h OCTET STRING, S BIT STRING }
+//!
+//! let sig = sm9::Signature::from_der(&der).unwrap();
+//! let mut verifier = sm9::Verifier::new(&master, b"Alice", &sig);
+//! verifier.update(b"Chinese IBS standard");
+//! assert!(verifier.verify().is_ok());
+//! ```
+//!
+//! # Encryption, KEM, key exchange
+//!
+//! See [`encrypt`], [`encapsulate`] and [`Initiator::start`]. The encryption MAC is an explicit
+//! choice: [`MacMode::Sm3`] is the standard's `SM3(C2 ‖ K2)`, [`MacMode::HmacSm3`] GmSSL's
+//! `HMAC-SM3(K2, C2)`.
+//!
+//! # Security notes
+//!
+//! Secret scalars (master secrets, nonces) and user keys are handled in constant time
+//! (fixed-window / comb scalar multiplication with constant-time table lookups, constant-time
+//! GT exponentiation, constant-time MAC and confirmation comparisons) and zeroized on drop.
+//! Decoders check ranges, curve membership and subgroup membership and return typed errors;
+//! verification and decryption failures are opaque.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -7,12 +82,39 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod asn1;
+mod batch;
+mod encrypt;
 mod error;
+mod exchange;
+mod groups;
 mod hash;
+pub mod hazmat;
+mod keys;
+mod pkcs8;
+mod prepared;
+mod sign;
 mod symmetric;
 
+pub use asn1::{
+    OID_SM9, OID_SM9_ENCRYPT, OID_SM9_KEY_AGREEMENT, OID_SM9_SIGN, PEM_ENC_MASTER_PUBLIC_KEY,
+    PEM_SIGN_MASTER_PUBLIC_KEY,
+};
+pub use batch::{verify_batch, BatchItem, BatchResult, BatchVerifier};
+pub use encrypt::{
+    decapsulate, decrypt, encapsulate, encrypt, Ciphertext, DecryptionKey, EncapsulatedKey,
+};
 pub use error::{Error, Result};
+pub use exchange::{EphemeralPoint, ExchangeKey, Initiator, Responder};
+pub use groups::{G1Affine, G2Affine, Gt};
 pub use hash::{h1, h2};
+pub use keys::{
+    EncMasterKey, EncMasterPublicKey, EncUserKey, ExchangeUserKey, SignMasterKey,
+    SignMasterPublicKey, SignUserKey, HID_ENCRYPT, HID_EXCHANGE, HID_SIGN,
+};
+pub use pkcs8::DEFAULT_PBKDF2_ITERATIONS;
+pub use prepared::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey};
+pub use sign::{sign, verify, Signature, Signer, Verifier};
 pub use symmetric::{EncryptionMode, MacMode};
 
 /// An integer modulo the group order n (scalars, `h`, master secrets).

@@ -1,0 +1,62 @@
+//! The SM9 groups (GM/T 0044.5 §A.1 / GB/T 38635.2): G1 = E(GF(p)), E: y² = x³ + 5, and
+//! G2 ⊂ E'(GF(p²)), E': y² = x³ + 5u (sextic M-type twist over Fp2 = Fp[u]/(u² + 2)), both of
+//! prime order n. G1 has cofactor 1; E'(GF(p²)) has a large cofactor, so decoded G2 points need
+//! a subgroup check (n·Q = O).
+//!
+//! Minimal definitions written by the sm9 crate's author (no generator comb tables); the
+//! sm-curve owner may replace or extend them.
+
+use core::marker::PhantomData;
+
+use sm_field::{Backend, DefaultBackend, Fp, Fp2, Modulus, Sm9N, Sm9P};
+
+use crate::{AKind, CurveParams};
+
+/// SM9 G1: `y² = x³ + 5` over GF(p) with generator P1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sm9G1Curve<B: Backend = DefaultBackend>(PhantomData<B>);
+
+/// SM9 G2: the twist `y² = x³ + 5u` over GF(p²) with generator P2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sm9G2Curve<B: Backend = DefaultBackend>(PhantomData<B>);
+
+impl<B: Backend> CurveParams for Sm9G1Curve<B> {
+    type Base = Fp<Sm9P, B>;
+    type Scalar = Fp<Sm9N, B>;
+    const NAME: &'static str = "sm9-g1";
+    const A_KIND: AKind = AKind::Zero;
+    const A: Fp<Sm9P, B> = Fp::ZERO;
+    const B: Fp<Sm9P, B> = Fp::from_be_hex_const("0000000000000000000000000000000000000000000000000000000000000005");
+    const GENERATOR: (Fp<Sm9P, B>, Fp<Sm9P, B>) = (
+        Fp::from_be_hex_const("93DE051D62BF718FF5ED0704487D01D6E1E4086909DC3280E8C4E4817C66DDDD"),
+        Fp::from_be_hex_const("21FE8DDA4F21E607631065125C395BBC1C1C00CBFA6024350C464CD70A3EA616"),
+    );
+    const ORDER: [u64; 4] = Sm9N::P;
+}
+
+impl<B: Backend> CurveParams for Sm9G2Curve<B> {
+    type Base = Fp2<B>;
+    type Scalar = Fp<Sm9N, B>;
+    const NAME: &'static str = "sm9-g2";
+    const A_KIND: AKind = AKind::Zero;
+    const A: Fp2<B> = Fp2::from_be_hex_const(
+        "0000000000000000000000000000000000000000000000000000000000000000",
+        "0000000000000000000000000000000000000000000000000000000000000000",
+    );
+    // b' = 5u (u-coefficient first in from_be_hex_const).
+    const B: Fp2<B> = Fp2::from_be_hex_const(
+        "0000000000000000000000000000000000000000000000000000000000000005",
+        "0000000000000000000000000000000000000000000000000000000000000000",
+    );
+    const GENERATOR: (Fp2<B>, Fp2<B>) = (
+        Fp2::from_be_hex_const(
+            "85AEF3D078640C98597B6027B441A01FF1DD2C190F5E93C454806C11D8806141",
+            "3722755292130B08D2AAB97FD34EC120EE265948D19C17ABF9B7213BAF82D65B",
+        ),
+        Fp2::from_be_hex_const(
+            "17509B092E845C1266BA0D262CBEE6ED0736A96FA347C8BD856DC76B84EBEB96",
+            "A7CF28D519BE3DA65F3170153D278FF247EFBA98A71A08116215BBA5C999A7C7",
+        ),
+    );
+    const ORDER: [u64; 4] = Sm9N::P;
+}

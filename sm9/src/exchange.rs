@@ -1,0 +1,299 @@
+//! Key exchange (GM/T 0044.3 §7; GB/T 38635.2 §7 in the 2020 numbering) between an initiator A
+//! and a responder B registered with the same encryption KGC (user keys with hid = 0x02).
+//!
+//! * A1–A4 (A): `QB = [H1(IDB ‖ hid, n)]P1 + Ppub-e`, `rA` random, `RA = [rA]QB`, send RA.
+//! * B1–B7 (B): `QA = …`, `rB`, `RB = [rB]QA`; check `RA ∈ G1`; `g1 = e(RA, deB)`,
+//!   `g2 = e(Ppub-e, P2)^rB`, `g3 = g1^rB`;
+//!   `SKB = KDF(IDA ‖ IDB ‖ RA ‖ RB ‖ g1 ‖ g2 ‖ g3, klen)`;
+//!   optionally `SB = SM3(0x82 ‖ g1 ‖ SM3(g2 ‖ g3 ‖ IDA ‖ IDB ‖ RA ‖ RB))`; send RB (and SB).
+//! * A5–A8 (A): check `RB ∈ G1`; `g1' = e(Ppub-e, P2)^rA`, `g2' = e(RB, deA)`, `g3' = g2'^rA`;
+//!   optionally check `SB`; `SKA = KDF(…)`; `SA = SM3(0x83 ‖ g1' ‖ SM3(…))`, send SA.
+//! * B8 (B): optionally check `SA`.
+//!
+//! The states consume themselves: [`Initiator::start`] → [`Initiator::finish`];
+//! [`Responder::respond`] → [`Responder::confirm`] or [`Responder::finish_unconfirmed`].
+//! Points are hashed as `x ‖ y` (64 bytes), GT elements in their 384-byte encoding.
+
+use alloc::vec::Vec;
+
+use rand_core::CryptoRngCore;
+use sm3::{Digest, Sm3};
+use sm_pairing::G2Prepared;
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+
+use crate::groups::{g1_for_pairing, g1_from_bytes, g1_to_bytes, g2_for_pairing, G1Affine, Gt};
+use crate::keys::{random_nonzero_scalar, ExchangeUserKey, HID_EXCHANGE};
+use crate::prepared::PreparedEncMasterPublicKey;
+use crate::{Error, Result, Scalar};
+
+/// A user key-exchange key (hid = 0x02) with the Miller-loop lines of `de` precomputed
+/// (zeroized on drop).
+#[derive(Clone)]
+pub struct ExchangeKey {
+    key: ExchangeUserKey,
+    prepared: G2Prepared<sm_field::DefaultBackend>,
+}
+
+impl core::fmt::Debug for ExchangeKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ExchangeKey").finish_non_exhaustive()
+    }
+}
+
+impl ExchangeKey {
+    /// Precomputes the lines of `de`.
+    pub fn new(key: &ExchangeUserKey) -> Self {
+        Self { key: key.clone(), prepared: G2Prepared::new(&g2_for_pairing(&key.0.de)) }
+    }
+
+    /// The user key.
+    pub fn user_key(&self) -> &ExchangeUserKey {
+        &self.key
+    }
+
+    fn pair(&self, r: &G1Affine) -> Gt {
+        sm_pairing::pairing_prepared(&g1_for_pairing(r), &self.prepared)
+    }
+}
+
+impl ExchangeUserKey {
+    /// Precomputes the pairing lines of `de` for key exchange.
+    pub fn prepare(&self) -> ExchangeKey {
+        ExchangeKey::new(self)
+    }
+}
+
+/// An ephemeral point `RA` or `RB` (in G1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EphemeralPoint(G1Affine);
+
+impl EphemeralPoint {
+    /// `04 ‖ x ‖ y` (65 bytes).
+    pub fn to_bytes(&self) -> [u8; 65] {
+        g1_to_bytes(&self.0)
+    }
+
+    /// Decodes `04 ‖ x ‖ y`, checking that the point lies in G1 (B4 / A5).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        g1_from_bytes(bytes).map(Self)
+    }
+}
+
+/// The shared values `g1, g2, g3` and the transcript, zeroized on drop.
+struct Shared {
+    g: [[u8; 384]; 3],
+    id_a: Vec<u8>,
+    id_b: Vec<u8>,
+    ra: [u8; 65],
+    rb: [u8; 65],
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        self.g.zeroize();
+    }
+}
+
+impl Shared {
+    fn new(g1: &Gt, g2: &Gt, g3: &Gt, id_a: &[u8], id_b: &[u8], ra: &G1Affine, rb: &G1Affine) -> Self {
+        Self {
+            g: [g1.to_bytes(), g2.to_bytes(), g3.to_bytes()],
+            id_a: id_a.to_vec(),
+            id_b: id_b.to_vec(),
+            ra: g1_to_bytes(ra),
+            rb: g1_to_bytes(rb),
+        }
+    }
+
+    /// `KDF(IDA ‖ IDB ‖ RA ‖ RB ‖ g1 ‖ g2 ‖ g3, klen)`.
+    fn session_key(&self, key_len: usize) -> Result<Zeroizing<Vec<u8>>> {
+        if key_len == 0 || key_len as u64 > u64::from(u32::MAX) * 32 {
+            return Err(Error::InvalidLength);
+        }
+        let mut k = Zeroizing::new(alloc::vec![0u8; key_len]);
+        sm3::Kdf::new(&[
+            &self.id_a,
+            &self.id_b,
+            &self.ra[1..],
+            &self.rb[1..],
+            &self.g[0],
+            &self.g[1],
+            &self.g[2],
+        ])
+        .fill(&mut k);
+        Ok(k)
+    }
+
+    /// `SM3(tag ‖ g1 ‖ SM3(g2 ‖ g3 ‖ IDA ‖ IDB ‖ RA ‖ RB))` with tag 0x82 (SB) or 0x83 (SA).
+    fn confirmation(&self, tag: u8) -> [u8; 32] {
+        let mut inner = Sm3::new();
+        inner.update(self.g[1]);
+        inner.update(self.g[2]);
+        inner.update(&self.id_a);
+        inner.update(&self.id_b);
+        inner.update(&self.ra[1..]);
+        inner.update(&self.rb[1..]);
+        let inner = inner.finalize();
+        let mut outer = Sm3::new();
+        outer.update([tag]);
+        outer.update(self.g[0]);
+        outer.update(inner);
+        outer.finalize().into()
+    }
+}
+
+/// `[r]Q_peer` for `Q_peer = [H1(ID_peer ‖ 0x02)]P1 + Ppub-e`.
+fn ephemeral(master: &PreparedEncMasterPublicKey, peer_id: &[u8], r: &Scalar) -> G1Affine {
+    let h1 = crate::h1(peer_id, HID_EXCHANGE);
+    master.mul_q(&h1, r).to_affine()
+}
+
+fn check_key(key: &ExchangeKey, master: &PreparedEncMasterPublicKey) -> Result<()> {
+    if key.key.0.ppub_e == master.public.ppub_e {
+        Ok(())
+    } else {
+        Err(Error::KeyMismatch)
+    }
+}
+
+/// The initiator A after sending `RA`; consumed by [`finish`](Self::finish).
+pub struct Initiator<'a> {
+    key: &'a ExchangeKey,
+    master: &'a PreparedEncMasterPublicKey,
+    r: Scalar,
+    ra: G1Affine,
+    id_a: Vec<u8>,
+    id_b: Vec<u8>,
+}
+
+impl Drop for Initiator<'_> {
+    fn drop(&mut self) {
+        self.r.zeroize();
+    }
+}
+impl ZeroizeOnDrop for Initiator<'_> {}
+
+impl<'a> Initiator<'a> {
+    /// A1–A4: A (`own_id`, key `key`) starts an exchange with B (`peer_id`); send the returned
+    /// `RA` to B.
+    ///
+    /// ```
+    /// # use rand_core::OsRng;
+    /// let kgc = sm9::EncMasterKey::generate(&mut OsRng);
+    /// let master = kgc.public_key().prepare();
+    /// let alice = kgc.extract_exchange(b"Alice").unwrap().prepare();
+    /// let bob = kgc.extract_exchange(b"Bob").unwrap().prepare();
+    ///
+    /// let (a, ra) = sm9::Initiator::start(&alice, &master, b"Alice", b"Bob", &mut OsRng).unwrap();
+    /// let (b, rb, sb) =
+    ///     sm9::Responder::respond(&bob, &master, b"Bob", b"Alice", &ra, &mut OsRng).unwrap();
+    /// let (key_a, sa) = a.finish(&rb, Some(&sb), 16).unwrap();
+    /// let key_b = b.confirm(&sa, 16).unwrap();
+    /// assert_eq!(key_a, key_b);
+    /// ```
+    pub fn start(
+        key: &'a ExchangeKey,
+        master: &'a PreparedEncMasterPublicKey,
+        own_id: &[u8],
+        peer_id: &[u8],
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<(Self, EphemeralPoint)> {
+        let r = random_nonzero_scalar(rng);
+        Self::start_with_nonce_scalar(key, master, own_id, peer_id, r)
+    }
+
+    pub(crate) fn start_with_nonce_scalar(
+        key: &'a ExchangeKey,
+        master: &'a PreparedEncMasterPublicKey,
+        own_id: &[u8],
+        peer_id: &[u8],
+        r: Scalar,
+    ) -> Result<(Self, EphemeralPoint)> {
+        check_key(key, master)?;
+        let ra = ephemeral(master, peer_id, &r);
+        let s = Self { key, master, r, ra, id_a: own_id.to_vec(), id_b: peer_id.to_vec() };
+        Ok((s, EphemeralPoint(ra)))
+    }
+
+    /// A5–A8: given B's `RB` (and `SB` when B sent one, which is then checked), returns the
+    /// `key_len`-byte session key and `SA` (send it to B if B expects confirmation).
+    pub fn finish(
+        self,
+        rb: &EphemeralPoint,
+        sb: Option<&[u8; 32]>,
+        key_len: usize,
+    ) -> Result<(Zeroizing<Vec<u8>>, [u8; 32])> {
+        // A5: g1' = e(Ppub-e, P2)^rA, g2' = e(RB, deA), g3' = g2'^rA.
+        let g1 = self.master.g_pow(&self.r);
+        let g2 = self.key.pair(&rb.0);
+        let g3 = g2.pow_scalar(&self.r);
+        let shared = Shared::new(&g1, &g2, &g3, &self.id_a, &self.id_b, &self.ra, &rb.0);
+        // A6: S1 = Hash(0x82 ‖ …) = SB?
+        if let Some(sb) = sb {
+            if !bool::from(shared.confirmation(0x82).ct_eq(sb)) {
+                return Err(Error::KeyConfirmation);
+            }
+        }
+        // A7–A8.
+        let sk = shared.session_key(key_len)?;
+        Ok((sk, shared.confirmation(0x83)))
+    }
+}
+
+/// The responder B after sending `RB` and `SB`; consumed by [`confirm`](Self::confirm) or
+/// [`finish_unconfirmed`](Self::finish_unconfirmed).
+pub struct Responder {
+    shared: Shared,
+}
+
+impl Responder {
+    /// B1–B7: B (`own_id`) answers A's (`peer_id`) `RA`; send the returned `RB` and `SB` to A.
+    pub fn respond(
+        key: &ExchangeKey,
+        master: &PreparedEncMasterPublicKey,
+        own_id: &[u8],
+        peer_id: &[u8],
+        ra: &EphemeralPoint,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<(Self, EphemeralPoint, [u8; 32])> {
+        let mut r = random_nonzero_scalar(rng);
+        let res = Self::respond_with_nonce_scalar(key, master, own_id, peer_id, ra, &r);
+        r.zeroize();
+        res
+    }
+
+    pub(crate) fn respond_with_nonce_scalar(
+        key: &ExchangeKey,
+        master: &PreparedEncMasterPublicKey,
+        own_id: &[u8],
+        peer_id: &[u8],
+        ra: &EphemeralPoint,
+        r: &Scalar,
+    ) -> Result<(Self, EphemeralPoint, [u8; 32])> {
+        check_key(key, master)?;
+        // B1–B3: RB = [rB]QA.
+        let rb = ephemeral(master, peer_id, r);
+        // B4: g1 = e(RA, deB), g2 = e(Ppub-e, P2)^rB, g3 = g1^rB.
+        let g1 = key.pair(&ra.0);
+        let g2 = master.g_pow(r);
+        let g3 = g1.pow_scalar(r);
+        let shared = Shared::new(&g1, &g2, &g3, peer_id, own_id, &ra.0, &rb);
+        // B6: SB.
+        let sb = shared.confirmation(0x82);
+        Ok((Self { shared }, EphemeralPoint(rb), sb))
+    }
+
+    /// B5 and B8: checks A's `SA`, then returns the `key_len`-byte session key.
+    pub fn confirm(self, sa: &[u8; 32], key_len: usize) -> Result<Zeroizing<Vec<u8>>> {
+        if !bool::from(self.shared.confirmation(0x83).ct_eq(sa)) {
+            return Err(Error::KeyConfirmation);
+        }
+        self.shared.session_key(key_len)
+    }
+
+    /// B5 without confirmation: the `key_len`-byte session key.
+    pub fn finish_unconfirmed(self, key_len: usize) -> Result<Zeroizing<Vec<u8>>> {
+        self.shared.session_key(key_len)
+    }
+}

@@ -1,0 +1,83 @@
+//! Operations with caller-chosen nonces, for known-answer tests and interoperability checks
+//! only. A nonce must be uniformly random, secret and never reused: a repeated or predictable
+//! `r` reveals the signing key (from two signatures) or the plaintext.
+
+use alloc::vec::Vec;
+
+use zeroize::Zeroizing;
+
+use crate::encrypt::{encapsulate_with, encrypt_with};
+use crate::exchange::{EphemeralPoint, ExchangeKey, Initiator, Responder};
+use crate::keys::{scalar_from_bytes, HID_ENCRYPT};
+use crate::prepared::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey};
+use crate::{
+    Ciphertext, EncapsulatedKey, EncryptionMode, Error, MacMode, Result, Signature, SignUserKey,
+    Signer,
+};
+
+/// Signs with the nonce `r` (32 bytes big-endian in `[1, n − 1]`); [`Error::InvalidScalar`]
+/// also when `l = r − h ≡ 0`.
+pub fn sign_with_nonce(
+    key: &SignUserKey,
+    master: &PreparedSignMasterPublicKey,
+    message: &[u8],
+    r: &[u8; 32],
+) -> Result<Signature> {
+    let r = Zeroizing::new(scalar_from_bytes(r)?);
+    let mut s = Signer::new(key, master)?;
+    s.update(message);
+    s.sign_with_nonce_scalar(&r).ok_or(Error::InvalidScalar)
+}
+
+/// Encrypts with the nonce `r` and CBC IV `iv` (ignored by other modes); [`Error::Decryption`]
+/// if K1 is all zero for this `r`.
+pub fn encrypt_with_nonce(
+    master: &PreparedEncMasterPublicKey,
+    id: &[u8],
+    plaintext: &[u8],
+    mode: EncryptionMode,
+    mac: MacMode,
+    r: &[u8; 32],
+    iv: &[u8; 16],
+) -> Result<Ciphertext> {
+    let r = Zeroizing::new(scalar_from_bytes(r)?);
+    let h1 = crate::h1(id, HID_ENCRYPT);
+    encrypt_with(master, &h1, id, plaintext, mode, mac, &r, iv)
+}
+
+/// Encapsulates with the nonce `r`; [`Error::Decryption`] if K is all zero for this `r`.
+pub fn encapsulate_with_nonce(
+    master: &PreparedEncMasterPublicKey,
+    id: &[u8],
+    key_len: usize,
+    r: &[u8; 32],
+) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey)> {
+    let r = Zeroizing::new(scalar_from_bytes(r)?);
+    let h1 = crate::h1(id, HID_ENCRYPT);
+    encapsulate_with(master, &h1, id, key_len, &r)
+}
+
+/// [`Initiator::start`] with the nonce `rA`.
+pub fn initiator_start_with_nonce<'a>(
+    key: &'a ExchangeKey,
+    master: &'a PreparedEncMasterPublicKey,
+    own_id: &[u8],
+    peer_id: &[u8],
+    r: &[u8; 32],
+) -> Result<(Initiator<'a>, EphemeralPoint)> {
+    let r = scalar_from_bytes(r)?;
+    Initiator::start_with_nonce_scalar(key, master, own_id, peer_id, r)
+}
+
+/// [`Responder::respond`] with the nonce `rB`.
+pub fn responder_respond_with_nonce(
+    key: &ExchangeKey,
+    master: &PreparedEncMasterPublicKey,
+    own_id: &[u8],
+    peer_id: &[u8],
+    ra: &EphemeralPoint,
+    r: &[u8; 32],
+) -> Result<(Responder, EphemeralPoint, [u8; 32])> {
+    let r = Zeroizing::new(scalar_from_bytes(r)?);
+    Responder::respond_with_nonce_scalar(key, master, own_id, peer_id, ra, &r)
+}

@@ -1,0 +1,248 @@
+//! Digital signatures (GM/T 0044.2 §6; GB/T 38635.2 §6.2–6.5).
+//!
+//! Signing (A1–A7), with `g = e(P1, Ppub-s)` precomputed in a
+//! [`PreparedSignMasterPublicKey`]:
+//!
+//! * A2 `r` uniform in `[1, n − 1]`; A3 `w = g^r`; A4 `h = H2(M ‖ w, n)`;
+//! * A5 `l = (r − h) mod n`, back to A2 if `l = 0`; A6 `S = [l]dsA`; A7 output `(h, S)`.
+//!
+//! Verification (B1–B9): `h ∈ [1, n − 1]` and `S ∈ G1` (checked when decoding), `t = g^h`,
+//! `h1 = H1(IDA ‖ hid, n)`, `P = [h1]P2 + Ppub-s`, `u = e(S, P)`, `w' = u · t`, accept iff
+//! `H2(M ‖ w', n) = h`.
+//!
+//! The message is hashed first in `H2(M ‖ w)`, so [`Signer`] and [`Verifier`] take it in chunks
+//! before `w` is known.
+
+use alloc::vec::Vec;
+
+use der::{Decode, Encode};
+use rand_core::CryptoRngCore;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use crate::asn1::{bit_string, bit_string_bytes, octet_string, SignatureAsn1};
+use crate::groups::{g1_from_bytes, g1_to_bytes, mul_p2_vartime, pairing, G1Affine, G1Jacobian};
+use crate::hash::{HashToRange, H2_PREFIX};
+use crate::keys::{random_nonzero_scalar, scalar_from_bytes, SignUserKey, HID_SIGN};
+use crate::prepared::PreparedSignMasterPublicKey;
+use crate::{Error, Result, Scalar};
+
+/// An SM9 signature `(h, S)`: `h ∈ [1, n − 1]`, `S ∈ G1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signature {
+    pub(crate) h: Scalar,
+    pub(crate) s: G1Affine,
+}
+
+impl Signature {
+    /// Length of [`to_bytes`](Self::to_bytes): `h` (32) ‖ `S` (65, `04 ‖ x ‖ y`).
+    pub const BYTE_LEN: usize = 97;
+
+    /// Builds a signature from `h` (32 bytes) and `S` (`04 ‖ x ‖ y`), checking `h ∈ [1, n − 1]`
+    /// and `S ∈ G1`.
+    pub fn from_parts(h: &[u8], s: &[u8]) -> Result<Self> {
+        let h: &[u8; 32] = h.try_into().map_err(|_| Error::Encoding)?;
+        Ok(Self { h: scalar_from_bytes(h)?, s: g1_from_bytes(s)? })
+    }
+
+    /// `h` as 32 bytes big-endian.
+    pub fn h_bytes(&self) -> [u8; 32] {
+        self.h.to_bytes()
+    }
+
+    /// `S` as `04 ‖ x ‖ y`.
+    pub fn s_bytes(&self) -> [u8; 65] {
+        g1_to_bytes(&self.s)
+    }
+
+    /// `h ‖ S` (97 bytes).
+    pub fn to_bytes(&self) -> [u8; Self::BYTE_LEN] {
+        let mut out = [0u8; Self::BYTE_LEN];
+        out[..32].copy_from_slice(&self.h_bytes());
+        out[32..].copy_from_slice(&self.s_bytes());
+        out
+    }
+
+    /// Decodes `h ‖ S`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        if bytes.len() != Self::BYTE_LEN {
+            return Err(Error::Encoding);
+        }
+        Self::from_parts(&bytes[..32], &bytes[32..])
+    }
+
+    /// GM/T 0080 `SM9Signature ::= SEQUENCE { h OCTET STRING, S BIT STRING }` (104 bytes).
+    pub fn to_der(&self) -> Result<Vec<u8>> {
+        let h = self.h_bytes();
+        let s = self.s_bytes();
+        Ok(SignatureAsn1 { h: octet_string(&h)?, s: bit_string(&s)? }.to_der()?)
+    }
+
+    /// Decodes [`to_der`](Self::to_der)'s format (strict DER, no trailing bytes).
+    pub fn from_der(der: &[u8]) -> Result<Self> {
+        let a = SignatureAsn1::from_der(der)?;
+        Self::from_parts(a.h.as_bytes(), bit_string_bytes(&a.s)?)
+    }
+}
+
+/// Checks that a user key belongs to a master public key.
+fn check_key(key: &SignUserKey, master: &PreparedSignMasterPublicKey) -> Result<()> {
+    if key.ppub_s == master.public.ppub_s {
+        Ok(())
+    } else {
+        Err(Error::KeyMismatch)
+    }
+}
+
+/// Incremental signer: feed the message with [`update`](Self::update), then [`sign`](Self::sign).
+#[derive(Clone)]
+pub struct Signer<'a> {
+    key: &'a SignUserKey,
+    master: &'a PreparedSignMasterPublicKey,
+    hash: HashToRange,
+}
+
+impl<'a> Signer<'a> {
+    /// Starts signing with `key` under `master` (the master public key the key was extracted
+    /// for; [`Error::KeyMismatch`] otherwise).
+    pub fn new(key: &'a SignUserKey, master: &'a PreparedSignMasterPublicKey) -> Result<Self> {
+        check_key(key, master)?;
+        Ok(Self { key, master, hash: HashToRange::new(H2_PREFIX) })
+    }
+
+    /// Appends a chunk of the message.
+    pub fn update(&mut self, chunk: &[u8]) -> &mut Self {
+        self.hash.update(chunk);
+        self
+    }
+
+    /// Signs the message with a fresh nonce from `rng`.
+    pub fn sign(self, rng: &mut impl CryptoRngCore) -> Signature {
+        loop {
+            let mut r = random_nonzero_scalar(rng);
+            let sig = self.sign_with_nonce_scalar(&r);
+            r.zeroize();
+            if let Some(sig) = sig {
+                return sig;
+            }
+        }
+    }
+
+    /// Steps A3–A6 for a given nonce; `None` when `l = 0`.
+    pub(crate) fn sign_with_nonce_scalar(&self, r: &Scalar) -> Option<Signature> {
+        // A3: w = g^r (constant time in r).
+        let w = self.master.g_pow(r);
+        // A4: h = H2(M ‖ w, n).
+        let mut hash = self.hash.clone();
+        hash.update(&w.to_bytes());
+        let h = hash.finalize();
+        // A5: l = (r − h) mod n.
+        let mut l = *r - h;
+        if bool::from(l.is_zero()) {
+            return None;
+        }
+        // A6: S = [l]dsA (constant time in l and dsA).
+        let s = G1Jacobian::from(self.key.ds).mul(&l).to_affine();
+        l.zeroize();
+        Some(Signature { h, s })
+    }
+}
+
+/// Signs `message` (one shot).
+///
+/// ```
+/// # use rand_core::OsRng;
+/// let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+/// let master = kgc.public_key().prepare();
+/// let alice = kgc.extract(b"Alice").unwrap();
+/// let sig = sm9::sign(&alice, &master, b"message", &mut OsRng).unwrap();
+/// assert!(sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
+/// assert_eq!(sm9::verify(&master, b"Bob", b"message", &sig), Err(sm9::Error::Verification));
+/// ```
+pub fn sign(
+    key: &SignUserKey,
+    master: &PreparedSignMasterPublicKey,
+    message: &[u8],
+    rng: &mut impl CryptoRngCore,
+) -> Result<Signature> {
+    let mut s = Signer::new(key, master)?;
+    s.update(message);
+    Ok(s.sign(rng))
+}
+
+/// Incremental verifier: feed the message with [`update`](Self::update), then
+/// [`verify`](Self::verify).
+#[derive(Clone)]
+pub struct Verifier<'a> {
+    master: &'a PreparedSignMasterPublicKey,
+    id: &'a [u8],
+    hid: u8,
+    signature: Signature,
+    hash: HashToRange,
+}
+
+impl<'a> Verifier<'a> {
+    /// Starts verifying `signature` by `id` (hid = 0x01) under `master`.
+    pub fn new(master: &'a PreparedSignMasterPublicKey, id: &'a [u8], signature: &Signature) -> Self {
+        Self::with_hid(master, id, HID_SIGN, signature)
+    }
+
+    /// [`new`](Self::new) for another `hid` byte.
+    pub fn with_hid(
+        master: &'a PreparedSignMasterPublicKey,
+        id: &'a [u8],
+        hid: u8,
+        signature: &Signature,
+    ) -> Self {
+        Self { master, id, hid, signature: *signature, hash: HashToRange::new(H2_PREFIX) }
+    }
+
+    /// Appends a chunk of the message.
+    pub fn update(&mut self, chunk: &[u8]) -> &mut Self {
+        self.hash.update(chunk);
+        self
+    }
+
+    /// Steps B3–B9; [`Error::Verification`] on any mismatch.
+    pub fn verify(self) -> Result<()> {
+        // B5–B6: P = [H1(ID ‖ hid, n)]P2 + Ppub-s.
+        let h1 = crate::h1(self.id, self.hid);
+        let p = mul_p2_vartime(&h1).add_affine_vartime(&self.master.public.ppub_s).to_affine();
+        // B7: u = e(S', P).
+        let u = pairing(&self.signature.s, &p);
+        finish_verification(self.master, self.hash, &self.signature, &u)
+    }
+}
+
+/// Steps B4, B8, B9 given `u = e(S', P)`.
+pub(crate) fn finish_verification(
+    master: &PreparedSignMasterPublicKey,
+    mut hash: HashToRange,
+    signature: &Signature,
+    u: &crate::groups::Gt,
+) -> Result<()> {
+    // B4: t = g^h.
+    let t = master.g_pow(&signature.h);
+    // B8: w' = u · t.
+    let w = u.mul(&t);
+    // B9: h2 = H2(M' ‖ w', n) and compare.
+    hash.update(&w.to_bytes());
+    let h2 = hash.finalize();
+    if bool::from(h2.ct_eq(&signature.h)) {
+        Ok(())
+    } else {
+        Err(Error::Verification)
+    }
+}
+
+/// Verifies `signature` on `message` by `id` (hid = 0x01) under `master` (one shot).
+pub fn verify(
+    master: &PreparedSignMasterPublicKey,
+    id: &[u8],
+    message: &[u8],
+    signature: &Signature,
+) -> Result<()> {
+    let mut v = Verifier::new(master, id, signature);
+    v.update(message);
+    v.verify()
+}
