@@ -9,6 +9,11 @@ use std::process::Command;
 fn group_packages(group: &str) -> &'static [(&'static str, &'static str)] {
     match group {
         "field" => &[("sm-field", "\"all-backends\"")],
+        "sm3" => &[("sm3", "")],
+        "pairing" => &[
+            ("sm-field", "\"all-backends\""),
+            ("sm-pairing", "\"all-backends\""),
+        ],
         _ => &[],
     }
 }
@@ -68,10 +73,10 @@ fn generate(
     let mut dispatch = String::new();
     for g in groups {
         group_mods += &format!(
-            "    #[path = \"{}\"]\n    pub mod {g};\n",
+            "    #[path = \"{}\"]\n    pub mod g_{g};\n",
             bench_dir.join(format!("{g}.rs")).display()
         );
-        dispatch += &format!("            \"{g}\" => {g}::cases(backends, prefix),\n");
+        dispatch += &format!("            \"{g}\" => g_{g}::cases(backends, prefix),\n");
     }
     let side = |name: &str, uses: &str| {
         format!(

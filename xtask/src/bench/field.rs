@@ -17,6 +17,7 @@ fn cases_for<M: Modulus, B: Backend>(out: &mut Vec<Case>, prefix: &str) {
         op: format!("{name} {op}"),
         variant: format!("{prefix}{}", B::NAME),
         output: output.to_bytes().to_vec(),
+        bytes: 0,
         run,
     };
     let (x0, y) = (start::<M, B>(1), start::<M, B>(2));

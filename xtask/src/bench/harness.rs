@@ -16,6 +16,8 @@ pub struct Case {
     pub variant: String,
     /// Output of a fixed computation, compared across variants of the same operation.
     pub output: Vec<u8>,
+    /// Bytes processed per operation (0: not a throughput operation).
+    pub bytes: u64,
     /// Runs the operation `n` times.
     pub run: Box<dyn FnMut(u64)>,
 }
@@ -36,6 +38,8 @@ pub struct Row {
     pub spread: f64,
     /// Median of the first variant of this operation divided by this median (> 1: faster).
     pub ratio: f64,
+    /// Bytes per operation (0: none).
+    pub bytes: u64,
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -52,6 +56,7 @@ pub fn run_group(cases: Vec<Case>, quick: bool) -> Result<Vec<Row>, String> {
     }
     let mut cases: Vec<Option<Case>> = cases.into_iter().map(Some).collect();
     let mut rows = Vec::new();
+    let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let (batch_target, rounds) = if quick {
         (Duration::from_micros(300), 11)
     } else {
@@ -121,11 +126,16 @@ pub fn run_group(cases: Vec<Case>, quick: bool) -> Result<Vec<Row>, String> {
                 median,
                 spread: (s[3 * n / 4] - s[n / 4]) / median,
                 ratio: base / median,
+                bytes: c.bytes,
             });
         }
-        eprint!("\r  [{}] {}/{} {op:<40}", group[0].group, k + 1, ops.len());
+        if progress {
+            eprint!("\r  [{}] {}/{} {op:<40}", group[0].group, k + 1, ops.len());
+        }
     }
-    eprintln!();
+    if progress {
+        eprintln!();
+    }
     Ok(rows)
 }
 
@@ -140,6 +150,15 @@ pub fn fmt_ns(ns: f64) -> String {
     }
 }
 
+/// Operations per second, or throughput for byte-oriented operations.
+fn rate(r: &Row) -> String {
+    if r.bytes > 0 {
+        format!("{:.0} MB/s", r.bytes as f64 * 1e3 / r.median)
+    } else {
+        format!("{:.0}", 1e9 / r.median)
+    }
+}
+
 /// Prints the table to stdout.
 pub fn print_table(rows: &[Row]) {
     println!();
@@ -149,13 +168,13 @@ pub fn print_table(rows: &[Row]) {
     );
     for r in rows {
         println!(
-            "{:<8} {:<34} {:<16} {:>11} {:>11} {:>13.0} {:>6.2}x",
+            "{:<8} {:<34} {:<16} {:>11} {:>11} {:>13} {:>6.2}x",
             r.group,
             r.op,
             r.variant,
             fmt_ns(r.min),
             fmt_ns(r.median),
-            1e9 / r.median,
+            rate(r),
             r.ratio
         );
     }
@@ -167,19 +186,19 @@ pub fn markdown(rows: &[Row]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "| group | operation | variant | min | median | ops/s | ratio |"
+        "| group | operation | variant | min | median | ops/s or MB/s | ratio |"
     );
     let _ = writeln!(s, "|---|---|---|---:|---:|---:|---:|");
     for r in rows {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {:.0} | {:.2}× |",
+            "| {} | {} | {} | {} | {} | {} | {:.2}× |",
             r.group,
             r.op,
             r.variant,
             fmt_ns(r.min),
             fmt_ns(r.median),
-            1e9 / r.median,
+            rate(r),
             r.ratio
         );
     }
