@@ -214,9 +214,8 @@ pub mod backend_info {
     /// Name of the single-stream path in use: `"bmi2"` (x86_64 `rorx` build) or `"portable"`.
     pub fn single_stream_kind() -> &'static str {
         #[cfg(target_arch = "x86_64")]
-        if crate::x86::has_bmi2() {
-            return "bmi2";
-        }
+        return crate::x86::single_stream_kind();
+        #[cfg(not(target_arch = "x86_64"))]
         "portable"
     }
 }

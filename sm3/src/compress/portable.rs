@@ -47,17 +47,17 @@ fn expand(w: &mut [u32; 16], i: usize) {
 macro_rules! round {
     ($j:expr, $ff:ident, $gg:ident, $w:expr, $wp:expr,
      $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {{
+        // Additions are ordered so that the late operands (E, SS1, SS2: the critical path
+        // E → SS1 → TT2 → P0 → E) enter last.
         let a12 = $a.rotate_left(12);
-        let ss1 = a12.wrapping_add($e).wrapping_add(T_ROT[$j]).rotate_left(7);
+        let ss1 = a12.wrapping_add(T_ROT[$j]).wrapping_add($e).rotate_left(7);
         let ss2 = ss1 ^ a12;
         let tt1 = $ff($a, $b, $c)
-            .wrapping_add($d)
-            .wrapping_add(ss2)
-            .wrapping_add($wp);
+            .wrapping_add($d.wrapping_add($wp))
+            .wrapping_add(ss2);
         let tt2 = $gg($e, $f, $g)
-            .wrapping_add($h)
-            .wrapping_add(ss1)
-            .wrapping_add($w);
+            .wrapping_add($h.wrapping_add($w))
+            .wrapping_add(ss1);
         $b = $b.rotate_left(9);
         $f = $f.rotate_left(19);
         $d = tt1;
