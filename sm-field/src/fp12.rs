@@ -99,9 +99,17 @@ const GAMMA_LIMBS: [Limbs; 12] = gamma_powers();
 
 impl<B: Backend> Fp12<B> {
     /// Zero.
-    pub const ZERO: Self = Self { c0: Fp4::ZERO, c1: Fp4::ZERO, c2: Fp4::ZERO };
+    pub const ZERO: Self = Self {
+        c0: Fp4::ZERO,
+        c1: Fp4::ZERO,
+        c2: Fp4::ZERO,
+    };
     /// One.
-    pub const ONE: Self = Self { c0: Fp4::ONE, c1: Fp4::ZERO, c2: Fp4::ZERO };
+    pub const ONE: Self = Self {
+        c0: Fp4::ONE,
+        c1: Fp4::ZERO,
+        c2: Fp4::ZERO,
+    };
 
     /// `GAMMA[i] = γ^i` with `γ = (−2)^((p−1)/12) mod p = w^(p−1)` (i = 0…11; γ⁶ = −1, γ¹² = 1).
     pub const GAMMA: [Fp1<B>; 12] = {
@@ -123,31 +131,51 @@ impl<B: Backend> Fp12<B> {
     /// The same value computed by another backend.
     #[inline(always)]
     pub const fn to_backend<B2: Backend>(&self) -> Fp12<B2> {
-        Fp12 { c0: self.c0.to_backend(), c1: self.c1.to_backend(), c2: self.c2.to_backend() }
+        Fp12 {
+            c0: self.c0.to_backend(),
+            c1: self.c1.to_backend(),
+            c2: self.c2.to_backend(),
+        }
     }
 
     /// `self + rhs`.
     #[inline(always)]
     pub fn add(&self, rhs: &Self) -> Self {
-        Self { c0: self.c0.add(&rhs.c0), c1: self.c1.add(&rhs.c1), c2: self.c2.add(&rhs.c2) }
+        Self {
+            c0: self.c0.add(&rhs.c0),
+            c1: self.c1.add(&rhs.c1),
+            c2: self.c2.add(&rhs.c2),
+        }
     }
 
     /// `self − rhs`.
     #[inline(always)]
     pub fn sub(&self, rhs: &Self) -> Self {
-        Self { c0: self.c0.sub(&rhs.c0), c1: self.c1.sub(&rhs.c1), c2: self.c2.sub(&rhs.c2) }
+        Self {
+            c0: self.c0.sub(&rhs.c0),
+            c1: self.c1.sub(&rhs.c1),
+            c2: self.c2.sub(&rhs.c2),
+        }
     }
 
     /// `−self`.
     #[inline(always)]
     pub fn neg(&self) -> Self {
-        Self { c0: self.c0.neg(), c1: self.c1.neg(), c2: self.c2.neg() }
+        Self {
+            c0: self.c0.neg(),
+            c1: self.c1.neg(),
+            c2: self.c2.neg(),
+        }
     }
 
     /// `2·self`.
     #[inline(always)]
     pub fn double(&self) -> Self {
-        Self { c0: self.c0.double(), c1: self.c1.double(), c2: self.c2.double() }
+        Self {
+            c0: self.c0.double(),
+            c1: self.c1.double(),
+            c2: self.c2.double(),
+        }
     }
 
     /// `self · rhs` by cubic Karatsuba (6 GF(p⁴) = 18 GF(p²) multiplications; Devegili,
@@ -162,8 +190,17 @@ impl<B: Backend> Fp12<B> {
         let v2 = a.c2.mul(&b.c2);
         let t12 = a.c1.add(&a.c2).mul(&b.c1.add(&b.c2)).sub(&v1).sub(&v2);
         let t01 = a.c0.add(&a.c1).mul(&b.c0.add(&b.c1)).sub(&v0).sub(&v1);
-        let t02 = a.c0.add(&a.c2).mul(&b.c0.add(&b.c2)).sub(&v0).add(&v1).sub(&v2);
-        Self { c0: v0.add(&t12.mul_by_v()), c1: t01.add(&v2.mul_by_v()), c2: t02 }
+        let t02 =
+            a.c0.add(&a.c2)
+                .mul(&b.c0.add(&b.c2))
+                .sub(&v0)
+                .add(&v1)
+                .sub(&v2);
+        Self {
+            c0: v0.add(&t12.mul_by_v()),
+            c1: t01.add(&v2.mul_by_v()),
+            c2: t02,
+        }
     }
 
     /// `self²` by Chung–Hasan SQR2 (Devegili et al., ePrint 2006/471 §4.2): `s0 = a0²`,
@@ -242,7 +279,11 @@ impl<B: Backend> Fp12<B> {
         let t1 = a2.square().mul_by_v().sub(&a0.mul(a1));
         let t2 = a1.square().sub(&a0.mul(a2));
         let n = a0.mul(&t0).add(&a2.mul(&t1).add(&a1.mul(&t2)).mul_by_v());
-        n.invert().map(|ni| Self { c0: t0.mul(&ni), c1: t1.mul(&ni), c2: t2.mul(&ni) })
+        n.invert().map(|ni| Self {
+            c0: t0.mul(&ni),
+            c1: t1.mul(&ni),
+            c2: t2.mul(&ni),
+        })
     }
 
     /// `self^exp` for a public exponent (little-endian limbs), square and multiply.
@@ -315,12 +356,20 @@ impl<B: Backend> Fp12<B> {
     /// Inverse of [`to_w_coefficients`](Self::to_w_coefficients).
     pub fn from_w_coefficients(e: &[Fp1<B>; 12]) -> Self {
         let c = |j: usize| Fp2::new(e[j], e[j + 6]);
-        Self { c0: Fp4::new(c(0), c(3)), c1: Fp4::new(c(1), c(4)), c2: Fp4::new(c(2), c(5)) }
+        Self {
+            c0: Fp4::new(c(0), c(3)),
+            c1: Fp4::new(c(1), c(4)),
+            c2: Fp4::new(c(2), c(5)),
+        }
     }
 
     /// A uniformly random element.
     pub fn random(rng: &mut impl CryptoRngCore) -> Self {
-        Self { c0: Fp4::random(rng), c1: Fp4::random(rng), c2: Fp4::random(rng) }
+        Self {
+            c0: Fp4::random(rng),
+            c1: Fp4::random(rng),
+            c2: Fp4::random(rng),
+        }
     }
 }
 
@@ -364,7 +413,11 @@ impl<B: Backend> Zeroize for Fp12<B> {
 
 impl<B: Backend> fmt::Debug for Fp12<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Fp12({:?} + {:?}·w + {:?}·w²)", self.c0, self.c1, self.c2)
+        write!(
+            f,
+            "Fp12({:?} + {:?}·w + {:?}·w²)",
+            self.c0, self.c1, self.c2
+        )
     }
 }
 

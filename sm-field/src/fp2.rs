@@ -36,11 +36,20 @@ const HALF_HEX: &str = "5B2000000151D378EB01D5A7FAC763A290F949A58D3D776DF2B7CD93
 
 impl<B: Backend> Fp2<B> {
     /// Zero.
-    pub const ZERO: Self = Self { c0: Fp::ZERO, c1: Fp::ZERO };
+    pub const ZERO: Self = Self {
+        c0: Fp::ZERO,
+        c1: Fp::ZERO,
+    };
     /// One.
-    pub const ONE: Self = Self { c0: Fp::ONE, c1: Fp::ZERO };
+    pub const ONE: Self = Self {
+        c0: Fp::ONE,
+        c1: Fp::ZERO,
+    };
     /// The generator u (u² = −2).
-    pub const U: Self = Self { c0: Fp::ZERO, c1: Fp::ONE };
+    pub const U: Self = Self {
+        c0: Fp::ZERO,
+        c1: Fp::ONE,
+    };
 
     /// `c0 + c1·u`.
     #[inline(always)]
@@ -56,37 +65,55 @@ impl<B: Backend> Fp2<B> {
 
     /// From big-endian hex of the two coefficients, u-coefficient first (compile time).
     pub const fn from_be_hex_const(c1: &str, c0: &str) -> Self {
-        Self { c0: Fp::from_be_hex_const(c0), c1: Fp::from_be_hex_const(c1) }
+        Self {
+            c0: Fp::from_be_hex_const(c0),
+            c1: Fp::from_be_hex_const(c1),
+        }
     }
 
     /// The same value computed by another backend.
     #[inline(always)]
     pub const fn to_backend<B2: Backend>(&self) -> Fp2<B2> {
-        Fp2 { c0: self.c0.to_backend(), c1: self.c1.to_backend() }
+        Fp2 {
+            c0: self.c0.to_backend(),
+            c1: self.c1.to_backend(),
+        }
     }
 
     /// `self + rhs`.
     #[inline(always)]
     pub fn add(&self, rhs: &Self) -> Self {
-        Self { c0: self.c0.add(&rhs.c0), c1: self.c1.add(&rhs.c1) }
+        Self {
+            c0: self.c0.add(&rhs.c0),
+            c1: self.c1.add(&rhs.c1),
+        }
     }
 
     /// `self − rhs`.
     #[inline(always)]
     pub fn sub(&self, rhs: &Self) -> Self {
-        Self { c0: self.c0.sub(&rhs.c0), c1: self.c1.sub(&rhs.c1) }
+        Self {
+            c0: self.c0.sub(&rhs.c0),
+            c1: self.c1.sub(&rhs.c1),
+        }
     }
 
     /// `−self`.
     #[inline(always)]
     pub fn neg(&self) -> Self {
-        Self { c0: self.c0.neg(), c1: self.c1.neg() }
+        Self {
+            c0: self.c0.neg(),
+            c1: self.c1.neg(),
+        }
     }
 
     /// `2·self`.
     #[inline(always)]
     pub fn double(&self) -> Self {
-        Self { c0: self.c0.double(), c1: self.c1.double() }
+        Self {
+            c0: self.c0.double(),
+            c1: self.c1.double(),
+        }
     }
 
     /// `self · rhs` by Karatsuba (3 multiplications in GF(p)):
@@ -96,7 +123,10 @@ impl<B: Backend> Fp2<B> {
         let v0 = self.c0.mul(&rhs.c0);
         let v1 = self.c1.mul(&rhs.c1);
         let s = self.c0.add(&self.c1).mul(&rhs.c0.add(&rhs.c1));
-        Self { c0: v0.sub(&v1.double()), c1: s.sub(&v0).sub(&v1) }
+        Self {
+            c0: v0.sub(&v1.double()),
+            c1: s.sub(&v0).sub(&v1),
+        }
     }
 
     /// `self²` by complex squaring (2 multiplications): with `m = a0·a1`,
@@ -105,26 +135,38 @@ impl<B: Backend> Fp2<B> {
     pub fn square(&self) -> Self {
         let m = self.c0.mul(&self.c1);
         let t = self.c0.add(&self.c1).mul(&self.c0.sub(&self.c1.double()));
-        Self { c0: t.add(&m), c1: m.double() }
+        Self {
+            c0: t.add(&m),
+            c1: m.double(),
+        }
     }
 
     /// Multiplication by an element of GF(p) (2 multiplications).
     #[inline(always)]
     pub fn mul_by_fp(&self, k: &Fp1<B>) -> Self {
-        Self { c0: self.c0.mul(k), c1: self.c1.mul(k) }
+        Self {
+            c0: self.c0.mul(k),
+            c1: self.c1.mul(k),
+        }
     }
 
     /// Multiplication by the non-residue u (defines GF(p⁴) = GF(p²)[v]/(v² − u)):
     /// `(a0 + a1·u)·u = −2·a1 + a0·u`. Additions only.
     #[inline(always)]
     pub fn mul_by_u(&self) -> Self {
-        Self { c0: self.c1.double().neg(), c1: self.c0 }
+        Self {
+            c0: self.c1.double().neg(),
+            c1: self.c0,
+        }
     }
 
     /// Conjugate `c0 − c1·u`, which is also the p-power Frobenius map (u^p = −u).
     #[inline(always)]
     pub fn conjugate(&self) -> Self {
-        Self { c0: self.c0, c1: self.c1.neg() }
+        Self {
+            c0: self.c0,
+            c1: self.c1.neg(),
+        }
     }
 
     /// `self^(p^k)`: conjugation for odd `k`, identity for even `k`.
@@ -145,12 +187,16 @@ impl<B: Backend> Fp2<B> {
 
     /// Inverse in constant time, `conj(self) / norm(self)`; none for zero.
     pub fn invert(&self) -> CtOption<Self> {
-        self.norm().invert().map(|ni| self.conjugate().mul_by_fp(&ni))
+        self.norm()
+            .invert()
+            .map(|ni| self.conjugate().mul_by_fp(&ni))
     }
 
     /// Inverse with the variable-time GF(p) inversion (public data only); none for zero.
     pub fn invert_vartime(&self) -> Option<Self> {
-        self.norm().invert_vartime().map(|ni| self.conjugate().mul_by_fp(&ni))
+        self.norm()
+            .invert_vartime()
+            .map(|ni| self.conjugate().mul_by_fp(&ni))
     }
 
     /// Whether the element is zero.
@@ -187,15 +233,25 @@ impl<B: Backend> Fp2<B> {
         let d2 = a0.sub(&alpha).mul(&half);
         let s1 = d1.sqrt();
         let s2 = d2.sqrt();
-        let x0 = Fp::conditional_select(&s2.unwrap_or(Fp::ZERO), &s1.unwrap_or(Fp::ZERO), s1.is_some());
+        let x0 = Fp::conditional_select(
+            &s2.unwrap_or(Fp::ZERO),
+            &s1.unwrap_or(Fp::ZERO),
+            s1.is_some(),
+        );
         let x1 = a1.mul(&x0.double().invert().unwrap_or(Fp::ZERO));
         let general = Self { c0: x0, c1: x1 };
         // a1 = 0.
         let r0 = a0.sqrt();
         let r1 = a0.neg().mul(&half).sqrt().unwrap_or(Fp::ZERO);
         let real = Self::conditional_select(
-            &Self { c0: Fp::ZERO, c1: r1 },
-            &Self { c0: r0.unwrap_or(Fp::ZERO), c1: Fp::ZERO },
+            &Self {
+                c0: Fp::ZERO,
+                c1: r1,
+            },
+            &Self {
+                c0: r0.unwrap_or(Fp::ZERO),
+                c1: Fp::ZERO,
+            },
             r0.is_some(),
         );
         let x = Self::conditional_select(&general, &real, a1.is_zero());
@@ -233,7 +289,10 @@ impl<B: Backend> Fp2<B> {
 
     /// A uniformly random element.
     pub fn random(rng: &mut impl CryptoRngCore) -> Self {
-        Self { c0: Fp::random(rng), c1: Fp::random(rng) }
+        Self {
+            c0: Fp::random(rng),
+            c1: Fp::random(rng),
+        }
     }
 }
 

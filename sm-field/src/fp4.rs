@@ -33,9 +33,15 @@ impl<B: Backend> Copy for Fp4<B> {}
 
 impl<B: Backend> Fp4<B> {
     /// Zero.
-    pub const ZERO: Self = Self { c0: Fp2::ZERO, c1: Fp2::ZERO };
+    pub const ZERO: Self = Self {
+        c0: Fp2::ZERO,
+        c1: Fp2::ZERO,
+    };
     /// One.
-    pub const ONE: Self = Self { c0: Fp2::ONE, c1: Fp2::ZERO };
+    pub const ONE: Self = Self {
+        c0: Fp2::ONE,
+        c1: Fp2::ZERO,
+    };
 
     /// `c0 + c1·v`.
     #[inline(always)]
@@ -46,31 +52,46 @@ impl<B: Backend> Fp4<B> {
     /// The same value computed by another backend.
     #[inline(always)]
     pub const fn to_backend<B2: Backend>(&self) -> Fp4<B2> {
-        Fp4 { c0: self.c0.to_backend(), c1: self.c1.to_backend() }
+        Fp4 {
+            c0: self.c0.to_backend(),
+            c1: self.c1.to_backend(),
+        }
     }
 
     /// `self + rhs`.
     #[inline(always)]
     pub fn add(&self, rhs: &Self) -> Self {
-        Self { c0: self.c0.add(&rhs.c0), c1: self.c1.add(&rhs.c1) }
+        Self {
+            c0: self.c0.add(&rhs.c0),
+            c1: self.c1.add(&rhs.c1),
+        }
     }
 
     /// `self − rhs`.
     #[inline(always)]
     pub fn sub(&self, rhs: &Self) -> Self {
-        Self { c0: self.c0.sub(&rhs.c0), c1: self.c1.sub(&rhs.c1) }
+        Self {
+            c0: self.c0.sub(&rhs.c0),
+            c1: self.c1.sub(&rhs.c1),
+        }
     }
 
     /// `−self`.
     #[inline(always)]
     pub fn neg(&self) -> Self {
-        Self { c0: self.c0.neg(), c1: self.c1.neg() }
+        Self {
+            c0: self.c0.neg(),
+            c1: self.c1.neg(),
+        }
     }
 
     /// `2·self`.
     #[inline(always)]
     pub fn double(&self) -> Self {
-        Self { c0: self.c0.double(), c1: self.c1.double() }
+        Self {
+            c0: self.c0.double(),
+            c1: self.c1.double(),
+        }
     }
 
     /// `self · rhs` by Karatsuba (3 GF(p²) multiplications):
@@ -80,7 +101,10 @@ impl<B: Backend> Fp4<B> {
         let v0 = self.c0.mul(&rhs.c0);
         let v1 = self.c1.mul(&rhs.c1);
         let s = self.c0.add(&self.c1).mul(&rhs.c0.add(&rhs.c1));
-        Self { c0: v0.add(&v1.mul_by_u()), c1: s.sub(&v0).sub(&v1) }
+        Self {
+            c0: v0.add(&v1.mul_by_u()),
+            c1: s.sub(&v0).sub(&v1),
+        }
     }
 
     /// `self²` by complex squaring (2 GF(p²) multiplications): with `m = a0·a1`,
@@ -89,26 +113,38 @@ impl<B: Backend> Fp4<B> {
     pub fn square(&self) -> Self {
         let m = self.c0.mul(&self.c1);
         let t = self.c0.add(&self.c1).mul(&self.c0.add(&self.c1.mul_by_u()));
-        Self { c0: t.sub(&m).sub(&m.mul_by_u()), c1: m.double() }
+        Self {
+            c0: t.sub(&m).sub(&m.mul_by_u()),
+            c1: m.double(),
+        }
     }
 
     /// Multiplication by an element of GF(p²) (2 GF(p²) multiplications).
     #[inline(always)]
     pub fn mul_by_fp2(&self, k: &Fp2<B>) -> Self {
-        Self { c0: self.c0.mul(k), c1: self.c1.mul(k) }
+        Self {
+            c0: self.c0.mul(k),
+            c1: self.c1.mul(k),
+        }
     }
 
     /// Multiplication by the non-residue v (defines GF(p¹²) = GF(p⁴)[w]/(w³ − v)):
     /// `(a0 + a1·v)·v = u·a1 + a0·v`. Additions only.
     #[inline(always)]
     pub fn mul_by_v(&self) -> Self {
-        Self { c0: self.c1.mul_by_u(), c1: self.c0 }
+        Self {
+            c0: self.c1.mul_by_u(),
+            c1: self.c0,
+        }
     }
 
     /// Conjugate over GF(p²), `c0 − c1·v` (the p²-power Frobenius map of GF(p⁴)).
     #[inline(always)]
     pub fn conjugate(&self) -> Self {
-        Self { c0: self.c0, c1: self.c1.neg() }
+        Self {
+            c0: self.c0,
+            c1: self.c1.neg(),
+        }
     }
 
     /// Inverse in constant time, `(c0 − c1·v) / (c0² − u·c1²)`; none for zero.
@@ -140,7 +176,10 @@ impl<B: Backend> Fp4<B> {
 
     /// A uniformly random element.
     pub fn random(rng: &mut impl CryptoRngCore) -> Self {
-        Self { c0: Fp2::random(rng), c1: Fp2::random(rng) }
+        Self {
+            c0: Fp2::random(rng),
+            c1: Fp2::random(rng),
+        }
     }
 }
 

@@ -71,7 +71,11 @@ fn pmul(a: &Poly, b: &Poly) -> Poly {
     let mut out: Poly = Default::default();
     for k in 0..12 {
         // w^(k+12) = −2·w^k
-        let hi = if k + 12 < 23 { (&wide[k + 12] % &p) * 2u8 } else { BigUint::zero() };
+        let hi = if k + 12 < 23 {
+            (&wide[k + 12] % &p) * 2u8
+        } else {
+            BigUint::zero()
+        };
         out[k] = (&wide[k] % &p + &p * 2u8 - hi % &p) % &p;
     }
     out
@@ -109,7 +113,10 @@ fn check<B: Backend>(seed: u64, with_frobenius: bool) {
     assert_eq!(w.as_slice(), pa.as_slice(), "to_w_coefficients");
     assert_eq!(to_poly(&(a * b)), pmul(&pa, &pb), "mul");
     assert_eq!(to_poly(&a.square()), pmul(&pa, &pa), "square");
-    assert_eq!(to_poly(&(a + b)), core::array::from_fn::<_, 12, _>(|i| (&pa[i] + &pb[i]) % &p));
+    assert_eq!(
+        to_poly(&(a + b)),
+        core::array::from_fn::<_, 12, _>(|i| (&pa[i] + &pb[i]) % &p)
+    );
     // Sparse line a + b·w² + c·w³.
     let (l0, l2, l3) = (b.c0.c0, b.c1.c0, b.c2.c1);
     let mut line: Poly = Default::default();
@@ -117,18 +124,32 @@ fn check<B: Backend>(seed: u64, with_frobenius: bool) {
         line[pos] = big(&c.c0);
         line[pos + 6] = big(&c.c1);
     }
-    assert_eq!(to_poly(&a.mul_by_023(&l0, &l2, &l3)), pmul(&pa, &line), "mul_by_023");
+    assert_eq!(
+        to_poly(&a.mul_by_023(&l0, &l2, &l3)),
+        pmul(&pa, &line),
+        "mul_by_023"
+    );
     // Inverse.
     let inv = a.invert().unwrap();
     assert_eq!(pmul(&to_poly(&inv), &pa), one_poly(), "invert");
     // Conjugation = x^(p⁶): on the model, negate odd powers of w (w^(p⁶) = −w since w ∉ GF(p⁶)).
-    let conj: Poly = core::array::from_fn(|i| if i % 2 == 1 { (&p - &pa[i]) % &p } else { pa[i].clone() });
+    let conj: Poly = core::array::from_fn(|i| {
+        if i % 2 == 1 {
+            (&p - &pa[i]) % &p
+        } else {
+            pa[i].clone()
+        }
+    });
     assert_eq!(to_poly(&a.conjugate()), conj, "conjugate");
     if with_frobenius {
         let mut e = BigUint::one();
         for k in 1..=3usize {
             e *= &p;
-            assert_eq!(to_poly(&a.frobenius_map(k)), ppow(&pa, &e), "frobenius p^{k}");
+            assert_eq!(
+                to_poly(&a.frobenius_map(k)),
+                ppow(&pa, &e),
+                "frobenius p^{k}"
+            );
         }
         // p⁶ via the model as well.
         assert_eq!(to_poly(&a.frobenius_map(6)), conj, "frobenius p^6");
@@ -143,7 +164,11 @@ fn gamma_constants() {
     let p = p();
     let g = (&p - 2u8).modpow(&((&p - 1u8) / 12u8), &p);
     for i in 0..12u32 {
-        assert_eq!(big(&Fp12::<U64>::GAMMA[i as usize]), g.modpow(&BigUint::from(i), &p), "γ^{i}");
+        assert_eq!(
+            big(&Fp12::<U64>::GAMMA[i as usize]),
+            g.modpow(&BigUint::from(i), &p),
+            "γ^{i}"
+        );
     }
     assert_eq!(big(&Fp12::<U64>::GAMMA[6]), &p - 1u8, "γ⁶ = −1");
 }
@@ -153,7 +178,10 @@ fn gt_encoding_order() {
     let a = random::<U64>(7);
     let bytes = a.to_bytes();
     let pa = to_poly(&a);
-    for (slot, k) in [11, 5, 8, 2, 10, 4, 7, 1, 9, 3, 6, 0].into_iter().enumerate() {
+    for (slot, k) in [11, 5, 8, 2, 10, 4, 7, 1, 9, 3, 6, 0]
+        .into_iter()
+        .enumerate()
+    {
         let mut c = [0u8; 32];
         let be = pa[k].to_bytes_be();
         c[32 - be.len()..].copy_from_slice(&be);

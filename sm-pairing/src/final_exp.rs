@@ -100,7 +100,10 @@ pub(crate) fn hard_part<B: Backend>(f: &Fp12<B>) -> Fp12<B> {
     let fx = cyclotomic_exp_by_t(f);
     let fx2 = cyclotomic_exp_by_t(&fx);
     let fx3 = cyclotomic_exp_by_t(&fx2);
-    let y0 = f.frobenius_map(1).mul(&f.frobenius_map(2)).mul(&f.frobenius_map(3));
+    let y0 = f
+        .frobenius_map(1)
+        .mul(&f.frobenius_map(2))
+        .mul(&f.frobenius_map(3));
     let y1 = f.conjugate();
     let y2 = fx2.frobenius_map(2);
     let y3 = fx.frobenius_map(1).conjugate();

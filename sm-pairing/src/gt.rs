@@ -192,7 +192,8 @@ impl<B: Backend> Gt<B> {
     /// Decodes 384 bytes, checking the range of every coordinate and membership in the order-n
     /// subgroup (`x^n = 1`, variable time: for public encodings).
     pub fn from_bytes_checked(bytes: &[u8; 384]) -> Result<Self, GtDecodeError> {
-        let f = Option::<Fp12<B>>::from(Fp12::from_bytes(bytes)).ok_or(GtDecodeError::OutOfRange)?;
+        let f =
+            Option::<Fp12<B>>::from(Fp12::from_bytes(bytes)).ok_or(GtDecodeError::OutOfRange)?;
         let n = Fp::<Sm9N, B>::ZERO - Fp::ONE; // n − 1
         let nm1 = n.to_canonical_limbs();
         // f^(n−1)·f = f^n = 1, and f ≠ 0.
@@ -316,7 +317,10 @@ impl<B: Backend> GtTable<B> {
                 b = cyclotomic_square(&b);
             }
         }
-        Self { rows: rows.into_boxed_slice(), base: *g }
+        Self {
+            rows: rows.into_boxed_slice(),
+            base: *g,
+        }
     }
 
     /// The base element.
@@ -328,8 +332,8 @@ impl<B: Backend> GtTable<B> {
     pub fn pow(&self, k: &[u64; 4]) -> Gt<B> {
         let mut d = signed_radix16(k);
         let mut acc = ct_lookup(&self.rows[0], d[0]);
-        for i in 1..65 {
-            acc = acc.mul(&ct_lookup(&self.rows[i], d[i]));
+        for (row, di) in self.rows.iter().zip(d.iter()).skip(1) {
+            acc = acc.mul(&ct_lookup(row, *di));
         }
         d.zeroize();
         Gt(acc)
@@ -346,6 +350,8 @@ impl<B: Backend> GtTable<B> {
 
 impl<B: Backend> fmt::Debug for GtTable<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("GtTable").field("base", &self.base).finish_non_exhaustive()
+        f.debug_struct("GtTable")
+            .field("base", &self.base)
+            .finish_non_exhaustive()
     }
 }

@@ -32,8 +32,7 @@ pub use gt::{Gt, GtDecodeError, GtTable};
 pub use lines::LineCoeffs;
 pub use miller::{
     miller_loop, multi_miller_loop, multi_miller_loop_prepared, multi_pairing, pairing,
-    pairing_prepared, G2Prepared, Step,
-    LOOP_SCHEDULE, NUM_LINES,
+    pairing_prepared, G2Prepared, Step, LOOP_SCHEDULE, NUM_LINES,
 };
 pub use points::{G1Affine, G2Affine};
 pub use sm_field::{Backend, DefaultBackend, Fp, Fp12, Fp2, Sm9N, Sm9P};

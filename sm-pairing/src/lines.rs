@@ -52,7 +52,11 @@ fn mul_by_3b<B: Backend>(c: &Fp2<B>) -> Fp2<B> {
 
 impl<B: Backend> G2Projective<B> {
     pub fn from_affine(x: &Fp2<B>, y: &Fp2<B>) -> Self {
-        Self { x: *x, y: *y, z: Fp2::ONE }
+        Self {
+            x: *x,
+            y: *y,
+            z: Fp2::ONE,
+        }
     }
 
     /// T ← 2T and the tangent line at T (ePrint 2010/354 Alg. 26, scaled by 4):
@@ -73,7 +77,11 @@ impl<B: Backend> G2Projective<B> {
         let e2_12 = e2.double().add(&e2).double().double();
         self.y = b.add(&f).square().sub(&e2_12);
         self.z = b.double().double().mul(&h);
-        LineCoeffs { c0: b.sub(&e), c2: x2.double().add(&x2).neg(), c3: h }
+        LineCoeffs {
+            c0: b.sub(&e),
+            c2: x2.double().add(&x2).neg(),
+            c3: h,
+        }
     }
 
     /// T ← T + Q for affine Q = (x2, y2) and the line through T and Q (ePrint 2010/354 Alg. 27):
@@ -96,6 +104,10 @@ impl<B: Backend> G2Projective<B> {
         self.x = lambda.mul(&h);
         self.y = theta.mul(&g.sub(&h)).sub(&y.mul(&e));
         self.z = z.mul(&e);
-        LineCoeffs { c0: theta.mul(x2).sub(&lambda.mul(y2)), c2: theta.neg(), c3: lambda }
+        LineCoeffs {
+            c0: theta.mul(x2).sub(&lambda.mul(y2)),
+            c2: theta.neg(),
+            c3: lambda,
+        }
     }
 }

@@ -103,7 +103,10 @@ pub const LOOP_SCHEDULE: [Step; NUM_LINES] = schedule();
 fn frobenius_points<B: Backend>(x: &Fp2<B>, y: &Fp2<B>) -> [(Fp2<B>, Fp2<B>); 2] {
     let g = &Fp12::<B>::GAMMA;
     [
-        (x.conjugate().mul_by_fp(&g[10]), y.conjugate().mul_by_fp(&g[9])),
+        (
+            x.conjugate().mul_by_fp(&g[10]),
+            y.conjugate().mul_by_fp(&g[9]),
+        ),
         (x.mul_by_fp(&g[8]), *y),
     ]
 }
@@ -129,7 +132,12 @@ impl<B: Backend> OnTheFly<B> {
         let g = G2Affine::<B>::GENERATOR;
         let qx = Fp2::conditional_select(&q.x, &g.x, inf);
         let qy = Fp2::conditional_select(&q.y, &g.y, inf);
-        Self { t: G2Projective::from_affine(&qx, &qy), qx, qy, frob: frobenius_points(&qx, &qy) }
+        Self {
+            t: G2Projective::from_affine(&qx, &qy),
+            qx,
+            qy,
+            frob: frobenius_points(&qx, &qy),
+        }
     }
 }
 
@@ -170,7 +178,11 @@ struct G1Side<B: Backend> {
 
 impl<B: Backend> G1Side<B> {
     fn new(p: &G1Affine<B>, q_infinity: bool) -> Self {
-        Self { xp: p.x, yp: p.y, trivial: Choice::from((p.infinity | q_infinity) as u8) }
+        Self {
+            xp: p.x,
+            yp: p.y,
+            trivial: Choice::from((p.infinity | q_infinity) as u8),
+        }
     }
 
     /// `f · l(P)`, or `f` when the pair is trivial (line masked to 1 in constant time).
@@ -208,8 +220,10 @@ pub fn miller_loop<B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> Fp12<B> {
 
 /// The product of the Miller loops of all pairs, sharing one squaring chain.
 pub fn multi_miller_loop<B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Fp12<B> {
-    let mut v: Vec<_> =
-        pairs.iter().map(|(p, q)| (G1Side::new(p, q.infinity), OnTheFly::new(q))).collect();
+    let mut v: Vec<_> = pairs
+        .iter()
+        .map(|(p, q)| (G1Side::new(p, q.infinity), OnTheFly::new(q)))
+        .collect();
     drive(&mut v)
 }
 
@@ -217,7 +231,15 @@ pub fn multi_miller_loop<B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Fp
 pub fn multi_miller_loop_prepared<B: Backend>(pairs: &[(G1Affine<B>, &G2Prepared<B>)]) -> Fp12<B> {
     let mut v: Vec<_> = pairs
         .iter()
-        .map(|(p, q)| (G1Side::new(p, q.infinity), Replay { lines: &q.lines, next: 0 }))
+        .map(|(p, q)| {
+            (
+                G1Side::new(p, q.infinity),
+                Replay {
+                    lines: &q.lines,
+                    next: 0,
+                },
+            )
+        })
         .collect();
     drive(&mut v)
 }
@@ -236,7 +258,10 @@ pub fn multi_pairing<B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Gt<B> 
 pub fn pairing_prepared<B: Backend>(p: &G1Affine<B>, q: &G2Prepared<B>) -> Gt<B> {
     final_exponentiation(&drive(&mut [(
         G1Side::new(p, q.infinity),
-        Replay { lines: &q.lines, next: 0 },
+        Replay {
+            lines: &q.lines,
+            next: 0,
+        },
     )]))
 }
 
@@ -257,7 +282,10 @@ impl<B: Backend> G2Prepared<B> {
         for (l, step) in lines.iter_mut().zip(LOOP_SCHEDULE.iter()) {
             *l = src.line(*step);
         }
-        Self { lines, infinity: q.infinity }
+        Self {
+            lines,
+            infinity: q.infinity,
+        }
     }
 
     /// The recorded lines, in [`LOOP_SCHEDULE`] order.
@@ -290,6 +318,8 @@ impl<B: Backend> Drop for G2Prepared<B> {
 
 impl<B: Backend> core::fmt::Debug for G2Prepared<B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("G2Prepared").field("lines", &NUM_LINES).finish_non_exhaustive()
+        f.debug_struct("G2Prepared")
+            .field("lines", &NUM_LINES)
+            .finish_non_exhaustive()
     }
 }

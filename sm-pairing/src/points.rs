@@ -33,19 +33,31 @@ pub struct G2Affine<B: Backend = DefaultBackend> {
 impl<B: Backend> G1Affine<B> {
     /// The GM/T 0044.5 generator P1.
     pub const GENERATOR: Self = Self {
-        x: Fp::from_be_hex_const("93DE051D62BF718FF5ED0704487D01D6E1E4086909DC3280E8C4E4817C66DDDD"),
-        y: Fp::from_be_hex_const("21FE8DDA4F21E607631065125C395BBC1C1C00CBFA6024350C464CD70A3EA616"),
+        x: Fp::from_be_hex_const(
+            "93DE051D62BF718FF5ED0704487D01D6E1E4086909DC3280E8C4E4817C66DDDD",
+        ),
+        y: Fp::from_be_hex_const(
+            "21FE8DDA4F21E607631065125C395BBC1C1C00CBFA6024350C464CD70A3EA616",
+        ),
         infinity: false,
     };
 
     /// The affine point (x, y) (not checked to be on the curve; see [`is_on_curve`](Self::is_on_curve)).
     pub const fn new(x: Fp<Sm9P, B>, y: Fp<Sm9P, B>) -> Self {
-        Self { x, y, infinity: false }
+        Self {
+            x,
+            y,
+            infinity: false,
+        }
     }
 
     /// The point at infinity.
     pub fn identity() -> Self {
-        Self { x: Fp::ZERO, y: Fp::ONE, infinity: true }
+        Self {
+            x: Fp::ZERO,
+            y: Fp::ONE,
+            infinity: true,
+        }
     }
 
     /// Whether y² = x³ + 5 (or the point is the identity).
@@ -56,7 +68,11 @@ impl<B: Backend> G1Affine<B> {
 
     /// `−self`.
     pub fn neg(&self) -> Self {
-        Self { x: self.x, y: -self.y, infinity: self.infinity }
+        Self {
+            x: self.x,
+            y: -self.y,
+            infinity: self.infinity,
+        }
     }
 
     /// From 64 bytes x ‖ y (big-endian, the GM/T 0044 G1 encoding without the 04 prefix); none
@@ -65,7 +81,10 @@ impl<B: Backend> G1Affine<B> {
         let x = Fp::from_bytes(bytes[..32].try_into().expect("32 bytes"));
         let y = Fp::from_bytes(bytes[32..].try_into().expect("32 bytes"));
         let ok = x.is_some() & y.is_some();
-        let p = Self::new(x.unwrap_or(Default::default()), y.unwrap_or(Default::default()));
+        let p = Self::new(
+            x.unwrap_or(Default::default()),
+            y.unwrap_or(Default::default()),
+        );
         bool::from(ok & p.is_on_curve()).then_some(p)
     }
 }
@@ -86,12 +105,20 @@ impl<B: Backend> G2Affine<B> {
 
     /// The affine point (x, y) (not checked to be on the curve; see [`is_on_curve`](Self::is_on_curve)).
     pub const fn new(x: Fp2<B>, y: Fp2<B>) -> Self {
-        Self { x, y, infinity: false }
+        Self {
+            x,
+            y,
+            infinity: false,
+        }
     }
 
     /// The point at infinity.
     pub fn identity() -> Self {
-        Self { x: Fp2::ZERO, y: Fp2::ONE, infinity: true }
+        Self {
+            x: Fp2::ZERO,
+            y: Fp2::ONE,
+            infinity: true,
+        }
     }
 
     /// Whether y² = x³ + 5u (or the point is the identity).
@@ -102,7 +129,11 @@ impl<B: Backend> G2Affine<B> {
 
     /// `−self`.
     pub fn neg(&self) -> Self {
-        Self { x: self.x, y: -self.y, infinity: self.infinity }
+        Self {
+            x: self.x,
+            y: -self.y,
+            infinity: self.infinity,
+        }
     }
 
     /// From 128 bytes x ‖ y, each GF(p²) value u-coefficient first (the GM/T 0044 G2 encoding
@@ -111,7 +142,10 @@ impl<B: Backend> G2Affine<B> {
         let x = Fp2::from_bytes(bytes[..64].try_into().expect("64 bytes"));
         let y = Fp2::from_bytes(bytes[64..].try_into().expect("64 bytes"));
         let ok = x.is_some() & y.is_some();
-        let p = Self::new(x.unwrap_or(Default::default()), y.unwrap_or(Default::default()));
+        let p = Self::new(
+            x.unwrap_or(Default::default()),
+            y.unwrap_or(Default::default()),
+        );
         bool::from(ok & p.is_on_curve()).then_some(p)
     }
 }

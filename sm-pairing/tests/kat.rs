@@ -6,7 +6,9 @@ use sm_pairing::{pairing, Backend, G1Affine, G2Affine, G2Prepared, Gt, GtTable};
 use sm_testvectors::hex;
 
 fn s<'a>(v: &'a Value, sec: &str, key: &str) -> &'a str {
-    v[sec][key].as_str().unwrap_or_else(|| panic!("missing {sec}/{key}"))
+    v[sec][key]
+        .as_str()
+        .unwrap_or_else(|| panic!("missing {sec}/{key}"))
 }
 
 fn g1<B: Backend>(h: &str) -> G1Affine<B> {
@@ -27,7 +29,12 @@ fn scalar(h: &str) -> [u64; 4] {
 }
 
 fn check_gt<B: Backend>(g: &Gt<B>, expected: &str, what: &str) {
-    assert_eq!(hex::encode_upper(g.to_bytes()), expected.to_uppercase(), "{what} ({})", B::NAME);
+    assert_eq!(
+        hex::encode_upper(g.to_bytes()),
+        expected.to_uppercase(),
+        "{what} ({})",
+        B::NAME
+    );
 }
 
 fn run<B: Backend>() {
@@ -38,7 +45,8 @@ fn run<B: Backend>() {
 
     // e(P1, P2).
     let e = pairing(&p1, &p2);
-    let e_hex = v["curve"]["derived"]["e(P1,P2) (not printed in the standard; computed by sm9_ref.py)"]
+    let e_hex = v["curve"]["derived"]
+        ["e(P1,P2) (not printed in the standard; computed by sm9_ref.py)"]
         .as_str()
         .unwrap();
     check_gt(&e, e_hex, "e(P1,P2)");
@@ -54,7 +62,11 @@ fn run<B: Backend>() {
     check_gt(&g.pow_vartime(&r), w, "Annex A w (vartime)");
     check_gt(&GtTable::new(&g).pow(&r), w, "Annex A w (table)");
     // e(P1, Ppub-s) = e(P1, P2)^ks.
-    check_gt(&e.pow(&scalar(s(&v, "sign_annexA", "ks"))), s(&v, "sign_annexA", "g_e(P1,Ppubs)"), "e^ks");
+    check_gt(
+        &e.pow(&scalar(s(&v, "sign_annexA", "ks"))),
+        s(&v, "sign_annexA", "g_e(P1,Ppubs)"),
+        "e^ks",
+    );
 
     // Annex B: g1 = e(RA, deB), g2 = e(Ppub-e, P2)^rB, g3 = g1^rB.
     let kx = "key_exchange_annexB";
@@ -62,24 +74,48 @@ fn run<B: Backend>() {
     let deb = g2::<B>(s(&v, kx, "deB"));
     let g1v = pairing(&ra, &deb);
     check_gt(&g1v, s(&v, kx, "g1_B_side_e(RA,deB)"), "Annex B g1");
-    check_gt(&sm_pairing::pairing_prepared(&ra, &G2Prepared::new(&deb)), s(&v, kx, "g1_B_side_e(RA,deB)"), "Annex B g1 prepared");
+    check_gt(
+        &sm_pairing::pairing_prepared(&ra, &G2Prepared::new(&deb)),
+        s(&v, kx, "g1_B_side_e(RA,deB)"),
+        "Annex B g1 prepared",
+    );
     let rb = scalar(s(&v, kx, "rB"));
     let ppube = g1::<B>(s(&v, kx, "Ppube"));
-    check_gt(&pairing(&ppube, &p2).pow(&rb), s(&v, kx, "g2_B_side_e(Ppube,P2)^rB"), "Annex B g2");
-    check_gt(&g1v.pow(&rb), v[kx]["derived"]["g3=g1^rB"].as_str().unwrap(), "Annex B g3");
+    check_gt(
+        &pairing(&ppube, &p2).pow(&rb),
+        s(&v, kx, "g2_B_side_e(Ppube,P2)^rB"),
+        "Annex B g2",
+    );
+    check_gt(
+        &g1v.pow(&rb),
+        v[kx]["derived"]["g3=g1^rB"].as_str().unwrap(),
+        "Annex B g3",
+    );
 
     // Annex C (KEM): g = e(Ppub-e, P2), w = g^r.
     let kem = "kem_annexC";
     let ppube = g1::<B>(s(&v, kem, "Ppube"));
     let g = pairing(&ppube, &p2);
-    check_gt(&g, v[kem]["derived"]["g=e(Ppube,P2)"].as_str().unwrap(), "Annex C g");
-    check_gt(&g.pow(&scalar(s(&v, kem, "r"))), v[kem]["derived"]["w=g^r"].as_str().unwrap(), "Annex C w");
+    check_gt(
+        &g,
+        v[kem]["derived"]["g=e(Ppube,P2)"].as_str().unwrap(),
+        "Annex C g",
+    );
+    check_gt(
+        &g.pow(&scalar(s(&v, kem, "r"))),
+        v[kem]["derived"]["w=g^r"].as_str().unwrap(),
+        "Annex C w",
+    );
 
     // Annex D (encryption): w = e(Ppub-e, P2)^r.
     let enc = "encrypt_annexD";
     let ppube = g1::<B>(s(&v, enc, "Ppube"));
     let w = pairing(&ppube, &p2).pow(&scalar(s(&v, enc, "r")));
-    check_gt(&w, v[enc]["derived"]["w=e(Ppube,P2)^r"].as_str().unwrap(), "Annex D w");
+    check_gt(
+        &w,
+        v[enc]["derived"]["w=e(Ppube,P2)^r"].as_str().unwrap(),
+        "Annex D w",
+    );
 }
 
 #[test]

@@ -8,13 +8,19 @@ use rand_chacha::ChaCha20Rng;
 use sm_field::{Fp, Fp12, Fp2, Sm9P, U64};
 use sm_pairing::{
     final_exponentiation, miller_loop, multi_miller_loop, multi_miller_loop_prepared,
-    multi_pairing, pairing, pairing_prepared, Backend, G1Affine, G2Affine, G2Prepared, Gt,
-    GtTable,
+    multi_pairing, pairing, pairing_prepared, Backend, G1Affine, G2Affine, G2Prepared, Gt, GtTable,
 };
 use subtle::ConstantTimeEq;
 
 /// Minimal affine arithmetic over any tower field used by the tests.
-trait Coord: Copy + PartialEq + core::ops::Add<Output = Self> + core::ops::Sub<Output = Self> + core::ops::Mul<Output = Self> + core::ops::Neg<Output = Self> {
+trait Coord:
+    Copy
+    + PartialEq
+    + core::ops::Add<Output = Self>
+    + core::ops::Sub<Output = Self>
+    + core::ops::Mul<Output = Self>
+    + core::ops::Neg<Output = Self>
+{
     fn inv(&self) -> Self;
     fn small(k: u64) -> Self;
 }
@@ -83,7 +89,12 @@ fn mul_mod_n(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
 fn small_scalar(rng: &mut ChaCha20Rng) -> [u64; 4] {
     use rand_chacha::rand_core::RngCore;
     // below n: top limb under n's top limb
-    [rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64() >> 2]
+    [
+        rng.next_u64(),
+        rng.next_u64(),
+        rng.next_u64(),
+        rng.next_u64() >> 2,
+    ]
 }
 
 proptest! {
@@ -172,8 +183,13 @@ fn non_degeneracy_and_identities() {
     assert!(bool::from((e.pow_vartime(&nm1) * e).is_identity()));
     assert!(bool::from(pairing(&G1Affine::identity(), &q).is_identity()));
     assert!(bool::from(pairing(&p, &G2Affine::identity()).is_identity()));
-    assert!(bool::from(pairing_prepared(&p, &G2Prepared::new(&G2Affine::identity())).is_identity()));
-    assert_eq!(multi_pairing(&[(p, q), (G1Affine::identity(), q), (p, G2Affine::identity())]), e);
+    assert!(bool::from(
+        pairing_prepared(&p, &G2Prepared::new(&G2Affine::identity())).is_identity()
+    ));
+    assert_eq!(
+        multi_pairing(&[(p, q), (G1Affine::identity(), q), (p, G2Affine::identity())]),
+        e
+    );
     assert!(bool::from(multi_pairing::<U64>(&[]).is_identity()));
     // Miller loop value is not yet in GT, but its final exponentiation is.
     let f = miller_loop(&p, &q);
@@ -183,8 +199,14 @@ fn non_degeneracy_and_identities() {
     assert!(bool::from(e.pow(&[0; 4]).is_identity()));
     assert_eq!(e.pow(&[1, 0, 0, 0]), e);
     assert_eq!(e.pow(&[u64::MAX; 4]), e.pow_vartime(&[u64::MAX; 4]));
-    assert_eq!(GtTable::new(&e).pow(&[u64::MAX; 4]), e.pow_vartime(&[u64::MAX; 4]));
-    assert_eq!(e.pow(&[0x8888_8888_8888_8888; 4]), e.pow_vartime(&[0x8888_8888_8888_8888; 4]));
+    assert_eq!(
+        GtTable::new(&e).pow(&[u64::MAX; 4]),
+        e.pow_vartime(&[u64::MAX; 4])
+    );
+    assert_eq!(
+        e.pow(&[0x8888_8888_8888_8888; 4]),
+        e.pow_vartime(&[0x8888_8888_8888_8888; 4])
+    );
     // Points off the curve are rejected by the decoders.
     let mut b = [0u8; 64];
     b[31] = 1;
