@@ -1,0 +1,69 @@
+//! SM2 operation timings (criterion). Run short:
+//! `cargo bench --manifest-path sm2/Cargo.toml --features asm -- --warm-up-time 1 --measurement-time 2`.
+#![allow(missing_docs)]
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use sm2::exchange::{Initiator, Responder};
+use sm2::{Mode, SecretKey, SigningKey, VerifyingKey};
+
+fn benches(c: &mut Criterion) {
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let sk = SecretKey::random(&mut rng);
+    let signer = SigningKey::new(&sk);
+    let vk = VerifyingKey::new(sk.public_key());
+    let vk_table = vk.clone().with_precomputed_table();
+    let msg = [0x5au8; 32];
+    let sig = signer.sign(&mut rng, &msg);
+    let mut g = c.benchmark_group("sm2");
+    g.bench_function("keygen", |b| b.iter(|| SecretKey::random(&mut rng)));
+    g.bench_function("sign", |b| b.iter(|| signer.sign(&mut rng, &msg)));
+    g.bench_function("sign_deterministic", |b| {
+        b.iter(|| signer.sign_deterministic(&msg))
+    });
+    g.bench_function("verify", |b| b.iter(|| vk.verify(&msg, &sig).unwrap()));
+    g.bench_function("verify_precomputed", |b| {
+        b.iter(|| vk_table.verify(&msg, &sig).unwrap())
+    });
+    let pk = *sk.public_key();
+    g.bench_function("encrypt_32B", |b| {
+        b.iter(|| pk.encrypt(&mut rng, &msg, Mode::C1C3C2).unwrap())
+    });
+    let ct = pk.encrypt(&mut rng, &msg, Mode::C1C3C2).unwrap();
+    g.bench_function("decrypt_32B", |b| {
+        b.iter(|| sk.decrypt(&ct, Mode::C1C3C2).unwrap())
+    });
+    let peer = SecretKey::random(&mut rng);
+    g.bench_function("kx_initiator_confirmed", |b| {
+        b.iter_batched(
+            || {
+                let a = Initiator::new(&sk, b"a", peer.public_key(), b"b").unwrap();
+                let resp = Responder::new(&peer, b"b", sk.public_key(), b"a").unwrap();
+                let mut r = ChaCha20Rng::seed_from_u64(7);
+                let (a, ra) = a.start(&mut r);
+                let (_, rb, sb) = resp.respond(&mut r, &ra, 16).unwrap();
+                (a, rb, sb)
+            },
+            |(a, rb, sb)| a.finish(&rb, &sb, 16).unwrap(),
+            criterion::BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("kx_responder_confirmed", |b| {
+        b.iter_batched(
+            || {
+                let a = Initiator::new(&sk, b"a", peer.public_key(), b"b").unwrap();
+                let resp = Responder::new(&peer, b"b", sk.public_key(), b"a").unwrap();
+                let mut r = ChaCha20Rng::seed_from_u64(7);
+                let (_, ra) = a.start(&mut r);
+                (resp, ra, r)
+            },
+            |(resp, ra, mut r)| resp.respond(&mut r, &ra, 16).unwrap(),
+            criterion::BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(group, benches);
+criterion_main!(group);

@@ -1,0 +1,351 @@
+//! Key encodings: SEC1 `ECPrivateKey` (RFC 5915), PKCS#8 `PrivateKeyInfo` (RFC 5208/5958),
+//! `SubjectPublicKeyInfo` (RFC 5280), each in DER and PEM through the RustCrypto `sec1`, `pkcs8`
+//! and `spki` traits; and password-encrypted PKCS#8 as GmSSL writes it (PBES2 with
+//! PBKDF2-HMAC-SM3 and SM4-CBC, RFC 8018 structures with the GM/T algorithm OIDs).
+//!
+//! The algorithm identifier is `id-ecPublicKey` (1.2.840.10045.2.1) with the named curve
+//! `sm2p256v1` (1.2.156.10197.1.301), as OpenSSL 3 and GmSSL write it.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use der::asn1::{AnyRef, BitStringRef, Null, ObjectIdentifier, OctetStringRef};
+use der::pem::LineEnding;
+use der::{Decode, Encode, Sequence};
+use pkcs8::{AlgorithmIdentifierRef, EncodePrivateKey, PrivateKeyInfo, SecretDocument};
+use rand_core::CryptoRngCore;
+use sec1::{EcParameters, EcPrivateKey};
+use sm_field::Backend;
+use spki::{Document, EncodePublicKey, SubjectPublicKeyInfoRef};
+use zeroize::Zeroizing;
+
+use crate::keys::{PublicKey, SecretKey};
+use crate::Error;
+
+/// `sm2p256v1` (GM/T 0006): 1.2.156.10197.1.301.
+pub const SM2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.301");
+/// `id-ecPublicKey` (RFC 5480): 1.2.840.10045.2.1.
+pub const EC_PUBLIC_KEY_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
+const PBES2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5.13");
+const PBKDF2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5.12");
+const HMAC_SM3_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.401.2");
+const SM4_CBC_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.104.2");
+
+/// Iteration count GmSSL uses for PBKDF2.
+pub const PBKDF2_ITERATIONS: u32 = 65536;
+/// Largest iteration count accepted when decrypting (bounds the work an input can demand).
+const MAX_ITERATIONS: u32 = 1 << 24;
+
+fn algorithm() -> AlgorithmIdentifierRef<'static> {
+    AlgorithmIdentifierRef {
+        oid: EC_PUBLIC_KEY_OID,
+        parameters: Some(AnyRef::from(&SM2_OID)),
+    }
+}
+
+fn check_algorithm(alg: &AlgorithmIdentifierRef<'_>) -> Result<(), Error> {
+    if alg.oid != EC_PUBLIC_KEY_OID {
+        return Err(Error::Encoding);
+    }
+    let curve: ObjectIdentifier = alg
+        .parameters
+        .ok_or(Error::Encoding)?
+        .decode_as()
+        .map_err(|_| Error::Encoding)?;
+    if curve != SM2_OID {
+        return Err(Error::Encoding);
+    }
+    Ok(())
+}
+
+impl<B: Backend> SecretKey<B> {
+    /// From an RFC 5915 `ECPrivateKey` structure: `d` (up to 32 bytes), the curve parameters if
+    /// present must name SM2, and an embedded public key if present must match `d·G`.
+    fn from_ec_private_key(k: &EcPrivateKey<'_>) -> Result<Self, Error> {
+        if let Some(EcParameters::NamedCurve(oid)) = k.parameters {
+            if oid != SM2_OID {
+                return Err(Error::Encoding);
+            }
+        }
+        if k.private_key.len() > 32 {
+            return Err(Error::InvalidSecretKey);
+        }
+        let mut d = Zeroizing::new([0u8; 32]);
+        d[32 - k.private_key.len()..].copy_from_slice(k.private_key);
+        let sk = Self::from_bytes(&d)?;
+        if let Some(pk) = k.public_key {
+            let pk = PublicKey::<B>::from_sec1_bytes(pk)?;
+            if pk != *sk.public_key() {
+                return Err(Error::InvalidSecretKey);
+            }
+        }
+        Ok(sk)
+    }
+
+    fn ec_private_key_der(&self, with_params: bool) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let d = self.to_bytes();
+        let p = self.public_key().to_uncompressed();
+        let k = EcPrivateKey {
+            private_key: &d[..],
+            parameters: with_params.then_some(EcParameters::NamedCurve(SM2_OID)),
+            public_key: Some(&p),
+        };
+        Ok(Zeroizing::new(k.to_der().map_err(|_| Error::Encoding)?))
+    }
+
+    /// PKCS#8 DER with the inner ECPrivateKey optionally carrying `[0] parameters`
+    /// (OpenSSL omits them, GmSSL writes them).
+    fn pkcs8_der(&self, inner_params: bool) -> Result<SecretDocument, Error> {
+        let inner = self.ec_private_key_der(inner_params)?;
+        let pki = PrivateKeyInfo {
+            algorithm: algorithm(),
+            private_key: &inner,
+            public_key: None,
+        };
+        SecretDocument::encode_msg(&pki).map_err(|_| Error::Encoding)
+    }
+
+    /// PKCS#8 `EncryptedPrivateKeyInfo` DER as GmSSL writes it: PBES2 with PBKDF2-HMAC-SM3
+    /// (65536 iterations, 16-byte key, random 16-byte salt) and SM4-CBC (random IV, PKCS#7
+    /// padding) over the PKCS#8 `PrivateKeyInfo`.
+    pub fn to_pkcs8_encrypted_der(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        password: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        let mut salt = [0u8; 16];
+        let mut iv = [0u8; 16];
+        rng.fill_bytes(&mut salt);
+        rng.fill_bytes(&mut iv);
+        self.to_pkcs8_encrypted_der_with_params(password, &salt, &iv, PBKDF2_ITERATIONS)
+    }
+
+    /// [`SecretKey::to_pkcs8_encrypted_der`] with explicit salt, IV and iteration count
+    /// (reproducible output for tests; use fresh random salt and IV otherwise).
+    pub fn to_pkcs8_encrypted_der_with_params(
+        &self,
+        password: &[u8],
+        salt: &[u8],
+        iv: &[u8; 16],
+        iterations: u32,
+    ) -> Result<Vec<u8>, Error> {
+        use cbc::cipher::{BlockEncryptMut, KeyIvInit};
+        let plain = self.pkcs8_der(false)?;
+        let key = pbkdf2_sm3(password, salt, iterations);
+        let ct = cbc::Encryptor::<sm4::Sm4>::new((&*key).into(), iv.into())
+            .encrypt_padded_vec_mut::<cbc::cipher::block_padding::Pkcs7>(plain.as_bytes());
+        let e = |_| Error::Encoding;
+        let info = EncryptedPki {
+            alg: Pbes2Alg {
+                oid: PBES2_OID,
+                params: Pbes2Params {
+                    kdf: KdfAlg {
+                        oid: PBKDF2_OID,
+                        params: Pbkdf2Params {
+                            salt: OctetStringRef::new(salt).map_err(e)?,
+                            iteration_count: iterations,
+                            key_length: Some(16),
+                            prf: Some(PrfAlg {
+                                oid: HMAC_SM3_OID,
+                                null: None,
+                            }),
+                        },
+                    },
+                    enc: EncScheme {
+                        oid: SM4_CBC_OID,
+                        iv: OctetStringRef::new(iv).map_err(e)?,
+                    },
+                },
+            },
+            data: OctetStringRef::new(&ct).map_err(e)?,
+        };
+        info.to_der().map_err(e)
+    }
+
+    /// PEM (`ENCRYPTED PRIVATE KEY`) form of [`SecretKey::to_pkcs8_encrypted_der`].
+    pub fn to_pkcs8_encrypted_pem(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        password: &[u8],
+        line_ending: LineEnding,
+    ) -> Result<String, Error> {
+        let der = self.to_pkcs8_encrypted_der(rng, password)?;
+        der::pem::encode_string("ENCRYPTED PRIVATE KEY", line_ending, &der)
+            .map_err(|_| Error::Encoding)
+    }
+
+    /// Decrypts a PBES2 (PBKDF2-HMAC-SM3, SM4-CBC) `EncryptedPrivateKeyInfo` in DER. A wrong
+    /// password gives [`Error::Decryption`].
+    pub fn from_pkcs8_encrypted_der(der: &[u8], password: &[u8]) -> Result<Self, Error> {
+        use cbc::cipher::{BlockDecryptMut, KeyIvInit};
+        let info = EncryptedPki::from_der(der).map_err(|_| Error::Encoding)?;
+        let kdf = &info.alg.params.kdf;
+        let enc = &info.alg.params.enc;
+        let prf_ok = matches!(&kdf.params.prf, Some(p) if p.oid == HMAC_SM3_OID);
+        if info.alg.oid != PBES2_OID
+            || kdf.oid != PBKDF2_OID
+            || !prf_ok
+            || enc.oid != SM4_CBC_OID
+            || !matches!(kdf.params.key_length, None | Some(16))
+            || enc.iv.as_bytes().len() != 16
+            || kdf.params.iteration_count == 0
+            || kdf.params.iteration_count > MAX_ITERATIONS
+        {
+            return Err(Error::Encoding);
+        }
+        let key = pbkdf2_sm3(
+            password,
+            kdf.params.salt.as_bytes(),
+            kdf.params.iteration_count,
+        );
+        let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
+        let plain = cbc::Decryptor::<sm4::Sm4>::new((&*key).into(), iv.into())
+            .decrypt_padded_vec_mut::<cbc::cipher::block_padding::Pkcs7>(info.data.as_bytes())
+            .map_err(|_| Error::Decryption)?;
+        let plain = Zeroizing::new(plain);
+        let pki = PrivateKeyInfo::from_der(&plain).map_err(|_| Error::Decryption)?;
+        Self::try_from_pki(&pki).map_err(|_| Error::Decryption)
+    }
+
+    /// PEM (`ENCRYPTED PRIVATE KEY`) form of [`SecretKey::from_pkcs8_encrypted_der`].
+    pub fn from_pkcs8_encrypted_pem(pem: &str, password: &[u8]) -> Result<Self, Error> {
+        let (label, der) = der::pem::decode_vec(pem.as_bytes()).map_err(|_| Error::Encoding)?;
+        if label != "ENCRYPTED PRIVATE KEY" {
+            return Err(Error::Encoding);
+        }
+        Self::from_pkcs8_encrypted_der(&der, password)
+    }
+
+    fn try_from_pki(pki: &PrivateKeyInfo<'_>) -> Result<Self, Error> {
+        check_algorithm(&pki.algorithm)?;
+        let k = EcPrivateKey::from_der(pki.private_key).map_err(|_| Error::Encoding)?;
+        Self::from_ec_private_key(&k)
+    }
+}
+
+fn pbkdf2_sm3(password: &[u8], salt: &[u8], iterations: u32) -> Zeroizing<[u8; 16]> {
+    let mut key = Zeroizing::new([0u8; 16]);
+    pbkdf2::pbkdf2_hmac::<sm3::Sm3>(password, salt, iterations, &mut *key);
+    key
+}
+
+#[derive(Sequence)]
+struct PrfAlg {
+    oid: ObjectIdentifier,
+    null: Option<Null>,
+}
+
+#[derive(Sequence)]
+struct Pbkdf2Params<'a> {
+    salt: OctetStringRef<'a>,
+    iteration_count: u32,
+    key_length: Option<u16>,
+    prf: Option<PrfAlg>,
+}
+
+#[derive(Sequence)]
+struct KdfAlg<'a> {
+    oid: ObjectIdentifier,
+    params: Pbkdf2Params<'a>,
+}
+
+#[derive(Sequence)]
+struct EncScheme<'a> {
+    oid: ObjectIdentifier,
+    iv: OctetStringRef<'a>,
+}
+
+#[derive(Sequence)]
+struct Pbes2Params<'a> {
+    kdf: KdfAlg<'a>,
+    enc: EncScheme<'a>,
+}
+
+#[derive(Sequence)]
+struct Pbes2Alg<'a> {
+    oid: ObjectIdentifier,
+    params: Pbes2Params<'a>,
+}
+
+#[derive(Sequence)]
+struct EncryptedPki<'a> {
+    alg: Pbes2Alg<'a>,
+    data: OctetStringRef<'a>,
+}
+
+impl<B: Backend> TryFrom<PrivateKeyInfo<'_>> for SecretKey<B> {
+    type Error = pkcs8::Error;
+    fn try_from(pki: PrivateKeyInfo<'_>) -> Result<Self, pkcs8::Error> {
+        Self::try_from_pki(&pki).map_err(|_| pkcs8::Error::KeyMalformed)
+    }
+}
+
+impl<B: Backend> EncodePrivateKey for SecretKey<B> {
+    /// PKCS#8 in OpenSSL's layout (inner ECPrivateKey with the public key, without parameters).
+    fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
+        self.pkcs8_der(false)
+            .map_err(|_| pkcs8::Error::KeyMalformed)
+    }
+}
+
+impl<B: Backend> TryFrom<EcPrivateKey<'_>> for SecretKey<B> {
+    type Error = sec1::Error;
+    fn try_from(k: EcPrivateKey<'_>) -> Result<Self, sec1::Error> {
+        Self::from_ec_private_key(&k).map_err(|_| sec1::Error::Crypto)
+    }
+}
+
+impl<B: Backend> SecretKey<B> {
+    /// SEC1 `ECPrivateKey` DER with parameters and public key (as `openssl ec` writes it; the
+    /// `sec1` crate's blanket `EncodeEcPrivateKey` would omit the curve, which OpenSSL needs).
+    pub fn to_sec1_der(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
+        self.ec_private_key_der(true)
+    }
+
+    /// PEM (`EC PRIVATE KEY`) form of [`SecretKey::to_sec1_der`].
+    pub fn to_sec1_pem(&self, line_ending: LineEnding) -> Result<Zeroizing<String>, Error> {
+        let der = self.to_sec1_der()?;
+        der::pem::encode_string("EC PRIVATE KEY", line_ending, &der)
+            .map(Zeroizing::new)
+            .map_err(|_| Error::Encoding)
+    }
+
+    /// From SEC1 `ECPrivateKey` DER.
+    pub fn from_sec1_der(der: &[u8]) -> Result<Self, Error> {
+        let k = EcPrivateKey::from_der(der).map_err(|_| Error::Encoding)?;
+        Self::from_ec_private_key(&k)
+    }
+
+    /// From SEC1 PEM (`EC PRIVATE KEY`).
+    pub fn from_sec1_pem(pem: &str) -> Result<Self, Error> {
+        let (label, der) = der::pem::decode_vec(pem.as_bytes()).map_err(|_| Error::Encoding)?;
+        let der = Zeroizing::new(der);
+        if label != "EC PRIVATE KEY" {
+            return Err(Error::Encoding);
+        }
+        Self::from_sec1_der(&der)
+    }
+}
+
+impl<B: Backend> TryFrom<SubjectPublicKeyInfoRef<'_>> for PublicKey<B> {
+    type Error = spki::Error;
+    fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> Result<Self, spki::Error> {
+        check_algorithm(&spki.algorithm).map_err(|_| spki::Error::KeyMalformed)?;
+        let bits = spki
+            .subject_public_key
+            .as_bytes()
+            .ok_or(spki::Error::KeyMalformed)?;
+        Self::from_sec1_bytes(bits).map_err(|_| spki::Error::KeyMalformed)
+    }
+}
+
+impl<B: Backend> EncodePublicKey for PublicKey<B> {
+    fn to_public_key_der(&self) -> spki::Result<Document> {
+        let p = self.to_uncompressed();
+        let info = SubjectPublicKeyInfoRef {
+            algorithm: algorithm(),
+            subject_public_key: BitStringRef::from_bytes(&p)?,
+        };
+        Ok(Document::encode_msg(&info)?)
+    }
+}

@@ -1,0 +1,577 @@
+//! SM2 digital signatures (GB/T 32918.2-2016 §6–§7).
+//!
+//! Signing (§6.1): A1 M̄ = Z_A ‖ M; A2 e = H(M̄); A3 k ∈ [1, n−1]; A4 (x1, y1) = k·G;
+//! A5 r = (e + x1) mod n, retry if r = 0 or r + k = n; A6 s = (1 + d)⁻¹·(k − r·d) mod n,
+//! retry if s = 0; A7 the signature is (r, s).
+//!
+//! Verification (§7.1): B1–B2 r, s ∈ [1, n−1]; B3–B4 e = H(Z_A ‖ M′); B5 t = (r + s) mod n ≠ 0;
+//! B6 (x1, y1) = s·G + t·P_A; B7 accept iff (e + x1) mod n = r.
+
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use core::fmt;
+
+use rand_core::CryptoRngCore;
+use sm3::hmac::Mac;
+use sm3::HmacSm3;
+use sm_curve::{CombTable, CurveParams, PrecomputedTable};
+use sm_field::{Backend, DefaultBackend, Fp, Modulus, Sm2N, Sm2P, U64};
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::keys::{PublicKey, SecretKey};
+use crate::za::{compute_za, message_digest, DEFAULT_ID};
+use crate::{Curve, Error, Scalar};
+
+/// An SM2 signature `(r, s)` with `r, s ∈ [1, n − 1]` (checked on construction).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Signature {
+    r: [u8; 32],
+    s: [u8; 32],
+}
+
+fn scalar_in_1_nm1(b: &[u8; 32]) -> bool {
+    let v: Option<Fp<Sm2N, U64>> = Fp::from_bytes(b).into();
+    matches!(v, Some(v) if !bool::from(v.is_zero()))
+}
+
+impl Signature {
+    /// Raw length `r ‖ s`.
+    pub const BYTE_SIZE: usize = 64;
+
+    /// From 32-byte big-endian `r` and `s`; fails unless both are in `[1, n − 1]`.
+    pub fn from_scalars(r: &[u8; 32], s: &[u8; 32]) -> Result<Self, Error> {
+        if scalar_in_1_nm1(r) && scalar_in_1_nm1(s) {
+            Ok(Self { r: *r, s: *s })
+        } else {
+            Err(Error::InvalidSignature)
+        }
+    }
+
+    /// From the raw 64-byte `r ‖ s`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        if bytes.len() != 64 {
+            return Err(Error::InvalidSignature);
+        }
+        let r: &[u8; 32] = bytes[..32].try_into().expect("32");
+        let s: &[u8; 32] = bytes[32..].try_into().expect("32");
+        Self::from_scalars(r, s)
+    }
+
+    /// `r ‖ s`.
+    pub fn to_bytes(&self) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        out[..32].copy_from_slice(&self.r);
+        out[32..].copy_from_slice(&self.s);
+        out
+    }
+
+    /// `r` (32 bytes, big-endian).
+    pub fn r(&self) -> &[u8; 32] {
+        &self.r
+    }
+
+    /// `s` (32 bytes, big-endian).
+    pub fn s(&self) -> &[u8; 32] {
+        &self.s
+    }
+
+    /// `SEQUENCE { r INTEGER, s INTEGER }` in DER (GM/T 0009 §7.3; minimal INTEGERs).
+    pub fn to_der(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(72);
+        let ri = der_integer(&self.r);
+        let si = der_integer(&self.s);
+        out.push(0x30);
+        out.push((ri.len() + si.len()) as u8);
+        out.extend_from_slice(&ri);
+        out.extend_from_slice(&si);
+        out
+    }
+
+    /// Strict DER: minimal lengths, minimal non-negative INTEGERs, nothing after the SEQUENCE.
+    pub fn from_der(bytes: &[u8]) -> Result<Self, Error> {
+        Self::parse_der(bytes, true)
+    }
+
+    /// Lenient BER-style decoding as some old encoders produce: accepts non-minimal (long-form)
+    /// lengths and redundant leading zero bytes in the INTEGERs. Still rejects negative values,
+    /// values of more than 32 significant bytes, trailing data, and out-of-range `r`, `s`.
+    pub fn from_der_lenient(bytes: &[u8]) -> Result<Self, Error> {
+        Self::parse_der(bytes, false)
+    }
+
+    fn parse_der(bytes: &[u8], strict: bool) -> Result<Self, Error> {
+        let e = Error::InvalidSignature;
+        let (body, rest) = der_tlv(bytes, 0x30, strict).ok_or(e)?;
+        if !rest.is_empty() {
+            return Err(e);
+        }
+        let (ri, body) = der_tlv(body, 0x02, strict).ok_or(e)?;
+        let (si, body) = der_tlv(body, 0x02, strict).ok_or(e)?;
+        if !body.is_empty() {
+            return Err(e);
+        }
+        let r = der_uint32(ri, strict).ok_or(e)?;
+        let s = der_uint32(si, strict).ok_or(e)?;
+        Self::from_scalars(&r, &s)
+    }
+}
+
+/// DER INTEGER encoding of a 32-byte unsigned big-endian value.
+fn der_integer(v: &[u8; 32]) -> Vec<u8> {
+    let start = v.iter().position(|&b| b != 0).unwrap_or(31);
+    let body = &v[start..];
+    let pad = body[0] & 0x80 != 0;
+    let mut out = Vec::with_capacity(35);
+    out.push(0x02);
+    out.push((body.len() + pad as usize) as u8);
+    if pad {
+        out.push(0);
+    }
+    out.extend_from_slice(body);
+    out
+}
+
+/// One TLV with the given tag; returns (value, rest). Strict mode demands minimal lengths.
+pub(crate) fn der_tlv(bytes: &[u8], tag: u8, strict: bool) -> Option<(&[u8], &[u8])> {
+    let (&t, rest) = bytes.split_first()?;
+    if t != tag {
+        return None;
+    }
+    let (&l0, mut rest) = rest.split_first()?;
+    let len = if l0 < 0x80 {
+        l0 as usize
+    } else {
+        let n = (l0 & 0x7f) as usize;
+        if n == 0 || n > 4 || rest.len() < n {
+            return None;
+        }
+        let mut len = 0usize;
+        for &b in &rest[..n] {
+            len = (len << 8) | b as usize;
+        }
+        if strict && (len < 0x80 || rest[0] == 0) {
+            return None;
+        }
+        rest = &rest[n..];
+        len
+    };
+    if rest.len() < len {
+        return None;
+    }
+    Some(rest.split_at(len))
+}
+
+/// A non-negative INTEGER body as 32 big-endian bytes.
+fn der_uint32(body: &[u8], strict: bool) -> Option<[u8; 32]> {
+    if body.is_empty() || body[0] & 0x80 != 0 {
+        return None;
+    }
+    if strict && body.len() > 1 && body[0] == 0 && body[1] & 0x80 == 0 {
+        return None;
+    }
+    let start = body.iter().position(|&b| b != 0).unwrap_or(body.len());
+    let sig = &body[start..];
+    if sig.len() > 32 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    out[32 - sig.len()..].copy_from_slice(sig);
+    Some(out)
+}
+
+impl fmt::Debug for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Signature(")?;
+        for b in self.to_bytes() {
+            write!(f, "{b:02x}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+impl TryFrom<&[u8]> for Signature {
+    type Error = signature::Error;
+    fn try_from(b: &[u8]) -> Result<Self, signature::Error> {
+        Self::from_bytes(b).map_err(Into::into)
+    }
+}
+
+impl From<Signature> for [u8; 64] {
+    fn from(s: Signature) -> [u8; 64] {
+        s.to_bytes()
+    }
+}
+
+impl signature::SignatureEncoding for Signature {
+    type Repr = [u8; 64];
+}
+
+/// Where the per-signature nonce comes from.
+enum Nonce<'a> {
+    /// Uniformly random from the RNG.
+    Random(&'a mut dyn CryptoRngCore),
+    /// HMAC-SM3 DRBG over (d, e) plus 32 fresh bytes from the RNG (hedged).
+    Hedged(&'a mut dyn CryptoRngCore),
+    /// HMAC-SM3 DRBG over (d, e) only (deterministic).
+    Deterministic,
+}
+
+/// A signing key: the secret key with `Z_A` and `(1 + d)⁻¹` cached.
+#[derive(Clone)]
+pub struct SigningKey<B: Backend = DefaultBackend> {
+    secret: SecretKey<B>,
+    /// (1 + d)⁻¹ mod n
+    dinv1: Scalar<B>,
+    /// d·(1 + d)⁻¹ mod n, so s = k·(1 + d)⁻¹ − r·d·(1 + d)⁻¹
+    d_dinv1: Scalar<B>,
+    verifying_key: VerifyingKey<B>,
+}
+
+impl<B: Backend> SigningKey<B> {
+    /// With the default ID `1234567812345678`.
+    pub fn new(secret: &SecretKey<B>) -> Self {
+        Self::with_id(secret, DEFAULT_ID).expect("default ID is short")
+    }
+
+    /// With a distinguishing ID (any bytes up to 8191; empty is allowed).
+    pub fn with_id(secret: &SecretKey<B>, id: &[u8]) -> Result<Self, Error> {
+        let d = *secret.scalar();
+        // 1 + d ≠ 0 since d ≤ n − 2.
+        let dinv1 = (d + Fp::ONE).invert().unwrap();
+        let verifying_key = VerifyingKey::with_id(secret.public_key(), id)?;
+        Ok(Self {
+            secret: secret.clone(),
+            dinv1,
+            d_dinv1: d * dinv1,
+            verifying_key,
+        })
+    }
+
+    /// A fresh random key with the default ID.
+    pub fn random(rng: &mut impl CryptoRngCore) -> Self {
+        Self::new(&SecretKey::random(rng))
+    }
+
+    /// The secret key.
+    pub fn secret_key(&self) -> &SecretKey<B> {
+        &self.secret
+    }
+
+    /// The matching verifying key (same ID).
+    pub fn verifying_key(&self) -> &VerifyingKey<B> {
+        &self.verifying_key
+    }
+
+    /// `Z_A` of this key and ID.
+    pub fn za(&self) -> &[u8; 32] {
+        &self.verifying_key.za
+    }
+
+    /// Signs `msg` with a uniformly random nonce.
+    pub fn sign(&self, rng: &mut impl CryptoRngCore, msg: &[u8]) -> Signature {
+        let e = message_digest(&self.verifying_key.za, msg);
+        self.sign_prehash_inner(&e, Nonce::Random(rng))
+    }
+
+    /// Signs `msg` with a hedged nonce: HMAC-SM3 DRBG (RFC 6979 §3.2 construction) keyed by
+    /// `d` and `e`, with 32 fresh random bytes as additional input. Safe even with a weak RNG
+    /// (never repeats a nonce for different messages) and resists fault attacks better than a
+    /// purely deterministic nonce.
+    pub fn sign_hedged(&self, rng: &mut impl CryptoRngCore, msg: &[u8]) -> Signature {
+        let e = message_digest(&self.verifying_key.za, msg);
+        self.sign_prehash_inner(&e, Nonce::Hedged(rng))
+    }
+
+    /// Signs `msg` with a deterministic nonce (RFC 6979 §3.2 with HMAC-SM3, no randomness).
+    pub fn sign_deterministic(&self, msg: &[u8]) -> Signature {
+        let e = message_digest(&self.verifying_key.za, msg);
+        self.sign_prehash_inner(&e, Nonce::Deterministic)
+    }
+
+    /// Signs a caller-computed `e = SM3(Z_A ‖ M)` with a random nonce.
+    pub fn sign_prehash_with_rng(&self, rng: &mut impl CryptoRngCore, e: &[u8; 32]) -> Signature {
+        self.sign_prehash_inner(e, Nonce::Random(rng))
+    }
+
+    /// Signs `e` with the caller's nonce `k` (for known-answer tests; reusing or leaking `k`
+    /// reveals the private key). Fails if `k ∉ [1, n−1]` or it yields `r = 0`, `r + k = n`,
+    /// or `s = 0`.
+    pub fn sign_prehash_with_nonce(&self, e: &[u8; 32], k: &[u8; 32]) -> Result<Signature, Error> {
+        let k: Option<Scalar<B>> = Fp::from_bytes(k).into();
+        let k = k
+            .filter(|k| !bool::from(k.is_zero()))
+            .ok_or(Error::InvalidSecretKey)?;
+        self.sign_with_k(&Scalar::<B>::from_bytes_reduced(e), &k)
+            .ok_or(Error::InvalidSecretKey)
+    }
+
+    fn sign_prehash_inner(&self, e: &[u8; 32], mut nonce: Nonce<'_>) -> Signature {
+        let e_scalar = Scalar::<B>::from_bytes_reduced(e);
+        let mut counter = 0u32;
+        loop {
+            let mut k = match &mut nonce {
+                Nonce::Random(rng) => Scalar::<B>::random(rng),
+                Nonce::Hedged(rng) => {
+                    let mut extra = Zeroizing::new([0u8; 36]);
+                    rng.fill_bytes(&mut extra[..32]);
+                    extra[32..].copy_from_slice(&counter.to_be_bytes());
+                    drbg_nonce(self.secret.scalar(), e, &extra[..])
+                }
+                Nonce::Deterministic => drbg_nonce(
+                    self.secret.scalar(),
+                    e,
+                    &counter.to_be_bytes()[..counter.min(1) as usize * 4],
+                ),
+            };
+            counter += 1;
+            if bool::from(k.is_zero()) {
+                continue;
+            }
+            let sig = self.sign_with_k(&e_scalar, &k);
+            k.zeroize();
+            if let Some(sig) = sig {
+                return sig;
+            }
+        }
+    }
+
+    /// Steps A4–A6 with a given nonce; `None` when r = 0, r + k = n or s = 0.
+    fn sign_with_k(&self, e: &Scalar<B>, k: &Scalar<B>) -> Option<Signature> {
+        let p = Curve::<B>::mul_generator(k);
+        let x1 = p.to_affine().x();
+        let r = *e + Scalar::<B>::from_bytes_reduced(&x1.to_bytes());
+        let s = self.dinv1 * k - r * self.d_dinv1;
+        // These checks leak only that a (negligibly likely) retry happened.
+        let bad = r.is_zero() | (r + k).is_zero() | s.is_zero();
+        if bool::from(bad) {
+            return None;
+        }
+        Some(Signature {
+            r: r.to_bytes(),
+            s: s.to_bytes(),
+        })
+    }
+}
+
+/// RFC 6979 §3.2 HMAC-DRBG instantiated with HMAC-SM3: seed = int2octets(d) ‖ bits2octets(e)
+/// ‖ `extra`; returns the first candidate in `[1, n − 1]`.
+fn drbg_nonce<B: Backend>(d: &Scalar<B>, e: &[u8; 32], extra: &[u8]) -> Scalar<B> {
+    let x = Zeroizing::new(d.to_bytes());
+    let h = Scalar::<B>::from_bytes_reduced(e).to_bytes();
+    let mut k = Zeroizing::new([0u8; 32]);
+    let mut v = Zeroizing::new([1u8; 32]);
+    let hmac = |key: &[u8; 32], parts: &[&[u8]]| -> [u8; 32] {
+        let mut m = <HmacSm3 as Mac>::new_from_slice(key).expect("any key length");
+        for p in parts {
+            m.update(p);
+        }
+        m.finalize().into_bytes().into()
+    };
+    for sep in [0u8, 1] {
+        *k = hmac(&k, &[&v[..], &[sep], &x[..], &h, extra]);
+        *v = hmac(&k, &[&v[..]]);
+    }
+    loop {
+        *v = hmac(&k, &[&v[..]]);
+        let cand: Option<Scalar<B>> = Fp::from_bytes(&v).into();
+        if let Some(c) = cand {
+            if !bool::from(c.is_zero()) {
+                return c;
+            }
+        }
+        *k = hmac(&k, &[&v[..], &[0u8]]);
+        *v = hmac(&k, &[&v[..]]);
+    }
+}
+
+/// A verifying key: the public key with `Z_A` cached, and optionally a precomputed comb table of
+/// the public point (≈ 88 KB; makes verification about twice as fast).
+#[derive(Clone)]
+pub struct VerifyingKey<B: Backend = DefaultBackend> {
+    public: PublicKey<B>,
+    za: [u8; 32],
+    table: Option<Arc<PrecomputedTable<Curve<B>>>>,
+}
+
+impl<B: Backend> VerifyingKey<B> {
+    /// With the default ID `1234567812345678`.
+    pub fn new(public: &PublicKey<B>) -> Self {
+        Self::with_id(public, DEFAULT_ID).expect("default ID is short")
+    }
+
+    /// With a distinguishing ID (any bytes up to 8191; empty is allowed).
+    pub fn with_id(public: &PublicKey<B>, id: &[u8]) -> Result<Self, Error> {
+        Ok(Self {
+            public: *public,
+            za: compute_za(id, public)?,
+            table: None,
+        })
+    }
+
+    /// Builds the precomputed table of the public point (opt-in, for keys that verify often).
+    pub fn with_precomputed_table(mut self) -> Self {
+        self.table = Some(Arc::new(PrecomputedTable::new(self.public.as_affine())));
+        self
+    }
+
+    /// The public key.
+    pub fn public_key(&self) -> &PublicKey<B> {
+        &self.public
+    }
+
+    /// `Z_A` of this key and ID.
+    pub fn za(&self) -> &[u8; 32] {
+        &self.za
+    }
+
+    /// Verifies `sig` over `msg`.
+    pub fn verify(&self, msg: &[u8], sig: &Signature) -> Result<(), Error> {
+        self.verify_prehash(&message_digest(&self.za, msg), sig)
+    }
+
+    /// Verifies `sig` over a caller-computed `e = SM3(Z_A ‖ M)`.
+    pub fn verify_prehash(&self, e: &[u8; 32], sig: &Signature) -> Result<(), Error> {
+        // B1–B2 hold by construction of `Signature`.
+        let r: Scalar<B> = Option::from(Fp::from_bytes(&sig.r)).ok_or(Error::Verification)?;
+        let s: Scalar<B> = Option::from(Fp::from_bytes(&sig.s)).ok_or(Error::Verification)?;
+        let e = Scalar::<B>::from_bytes_reduced(e);
+        // B5
+        let t = r + s;
+        if bool::from(t.is_zero()) {
+            return Err(Error::Verification);
+        }
+        // B6 (public data: variable time)
+        let sg = Curve::<B>::mul_generator_vartime(&s);
+        let tp = match &self.table {
+            Some(tab) => tab.mul_vartime(&t),
+            None => self.public.as_affine().to_jacobian().mul_vartime(&t),
+        };
+        let p = sg.add_vartime(&tp);
+        if bool::from(p.is_identity()) {
+            return Err(Error::Verification);
+        }
+        // B7 without an inversion: x1 ≡ r − e (mod n) with x1 = X/Z² < p, so x1 ∈ {c, c + n}
+        // for c = (r − e) mod n (c + n only if below p).
+        let c = (r - e).to_bytes();
+        let (x, _, z) = p.raw_coordinates();
+        let z2 = z.square();
+        let cf: Fp<Sm2P, B> = Option::from(Fp::from_bytes(&c)).ok_or(Error::Verification)?;
+        if bool::from(x.ct_eq(&(cf * z2))) {
+            return Ok(());
+        }
+        if below_p_minus_n(&c) {
+            let nf = Fp::<Sm2P, B>::from_canonical_limbs_const(Sm2N::P);
+            if bool::from(x.ct_eq(&((cf + nf) * z2))) {
+                return Ok(());
+            }
+        }
+        Err(Error::Verification)
+    }
+}
+
+/// Whether the big-endian value `c` satisfies `c + n < p`.
+fn below_p_minus_n(c: &[u8; 32]) -> bool {
+    // p − n as little-endian limbs
+    let (p, n) = (Sm2P::P, Sm2N::P);
+    let mut d = [0u64; 4];
+    let mut borrow = 0u64;
+    for i in 0..4 {
+        let (v, b1) = p[i].overflowing_sub(n[i]);
+        let (v, b2) = v.overflowing_sub(borrow);
+        d[i] = v;
+        borrow = (b1 | b2) as u64;
+    }
+    let mut cl = [0u64; 4];
+    for (i, l) in cl.iter_mut().enumerate() {
+        *l = u64::from_be_bytes(c[24 - 8 * i..32 - 8 * i].try_into().expect("8"));
+    }
+    for i in (0..4).rev() {
+        if cl[i] != d[i] {
+            return cl[i] < d[i];
+        }
+    }
+    false
+}
+
+impl<B: Backend> fmt::Debug for VerifyingKey<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerifyingKey")
+            .field("public", &self.public)
+            .field("precomputed", &self.table.is_some())
+            .finish()
+    }
+}
+
+impl<B: Backend> fmt::Debug for SigningKey<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SigningKey")
+            .field("verifying_key", &self.verifying_key)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<B: Backend> Drop for SigningKey<B> {
+    fn drop(&mut self) {
+        self.dinv1.zeroize();
+        self.d_dinv1.zeroize();
+    }
+}
+impl<B: Backend> zeroize::ZeroizeOnDrop for SigningKey<B> {}
+
+impl<B: Backend> signature::Signer<Signature> for SigningKey<B> {
+    /// Deterministic nonce (RFC 6979 style with HMAC-SM3).
+    fn try_sign(&self, msg: &[u8]) -> Result<Signature, signature::Error> {
+        Ok(self.sign_deterministic(msg))
+    }
+}
+
+impl<B: Backend> signature::RandomizedSigner<Signature> for SigningKey<B> {
+    /// Hedged nonce (deterministic DRBG plus fresh randomness).
+    fn try_sign_with_rng(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        msg: &[u8],
+    ) -> Result<Signature, signature::Error> {
+        Ok(self.sign_hedged(rng, msg))
+    }
+}
+
+impl<B: Backend> signature::hazmat::PrehashSigner<Signature> for SigningKey<B> {
+    /// `prehash` is `e = SM3(Z_A ‖ M)` (exactly 32 bytes); deterministic nonce.
+    fn sign_prehash(&self, prehash: &[u8]) -> Result<Signature, signature::Error> {
+        let e: &[u8; 32] = prehash.try_into().map_err(|_| signature::Error::new())?;
+        Ok(self.sign_prehash_inner(e, Nonce::Deterministic))
+    }
+}
+
+impl<B: Backend> signature::hazmat::RandomizedPrehashSigner<Signature> for SigningKey<B> {
+    fn sign_prehash_with_rng(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        prehash: &[u8],
+    ) -> Result<Signature, signature::Error> {
+        let e: &[u8; 32] = prehash.try_into().map_err(|_| signature::Error::new())?;
+        Ok(self.sign_prehash_inner(e, Nonce::Hedged(rng)))
+    }
+}
+
+impl<B: Backend> signature::Verifier<Signature> for VerifyingKey<B> {
+    fn verify(&self, msg: &[u8], sig: &Signature) -> Result<(), signature::Error> {
+        VerifyingKey::verify(self, msg, sig).map_err(Into::into)
+    }
+}
+
+impl<B: Backend> signature::hazmat::PrehashVerifier<Signature> for VerifyingKey<B> {
+    fn verify_prehash(&self, prehash: &[u8], sig: &Signature) -> Result<(), signature::Error> {
+        let e: &[u8; 32] = prehash.try_into().map_err(|_| signature::Error::new())?;
+        VerifyingKey::verify_prehash(self, e, sig).map_err(Into::into)
+    }
+}
+
+impl<B: Backend> signature::Keypair for SigningKey<B> {
+    type VerifyingKey = VerifyingKey<B>;
+    fn verifying_key(&self) -> VerifyingKey<B> {
+        self.verifying_key.clone()
+    }
+}
