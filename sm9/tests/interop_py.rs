@@ -1,0 +1,235 @@
+//! Interoperability with Python peers (see /work/shared/PEERS.md):
+//!
+//! * `gmalg` 1.1.2 (pure Python, full SM9, standard MAC): signatures both ways, encryption both
+//!   ways (raw C1 ‖ C3 ‖ C2), KEM, key exchange (it has no SA/SB, so the session keys are
+//!   compared). It is slow (≈ 4 signatures/s), so counts are small.
+//! * `gmssl-pyx` 2.1.0 (GmSSL 3.2): encryption keys in DER and password-encrypted PKCS#8,
+//!   encryption both ways with GmSSL's HMAC-SM3 MAC and GM/T 0080 DER ciphertexts.
+//!
+//! The interpreter is `$SM_PEERS_PYTHON` (set by `cargo xtask test`); without it the test
+//! creates `target/peers-venv` itself and installs the pinned peers there.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use sm9::{EncryptionMode, MacMode};
+
+const PEERS: &[&str] = &["gmalg==1.1.2", "gmssl-pyx==2.1.0"];
+
+fn python() -> &'static Path {
+    static PY: OnceLock<PathBuf> = OnceLock::new();
+    PY.get_or_init(|| {
+        if let Some(p) = std::env::var_os("SM_PEERS_PYTHON") {
+            return PathBuf::from(p);
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+        let venv = root.join("target").join("peers-venv");
+        let py = venv.join("bin").join("python");
+        let stamp = venv.join(".installed");
+        let want = PEERS.join(" ");
+        if std::fs::read_to_string(&stamp).ok().as_deref() != Some(want.as_str()) {
+            let ok = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().unwrap();
+            assert!(ok.success(), "python3 -m venv failed");
+            let ok = Command::new(&py)
+                .args(["-m", "pip", "install", "--quiet"])
+                .args(PEERS)
+                .status()
+                .unwrap();
+            assert!(ok.success(), "pip install of the SM9 peers failed");
+            std::fs::write(&stamp, want).unwrap();
+        }
+        py
+    })
+}
+
+/// Runs `script` with `args`; returns stdout lines (hex values by convention).
+fn py(script: &str, args: &[&str]) -> Vec<String> {
+    let out = Command::new(python()).arg("-c").arg(script).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "python failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_owned).collect()
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    hex::decode(s.trim()).unwrap()
+}
+
+#[test]
+fn gmalg_signatures_both_ways() {
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let kgc = sm9::SignMasterKey::generate(&mut rng);
+    let master = kgc.public_key().prepare();
+    let id = "alice@example.com".as_bytes();
+    let msg = b"interop message \x00\x01\x02";
+    let key = kgc.extract(id).unwrap();
+    // gmalg derives the same user key, signs; we verify.
+    let out = py(
+        r#"
+import sys, gmalg
+ks, uid, msg, mpk = (bytes.fromhex(a) for a in sys.argv[1:5])
+kgc = gmalg.SM9KGC(hid_s=b"\x01", msk_s=ks, mpk_s=mpk)
+sk = kgc.generate_sk_sign(uid)
+s = gmalg.SM9(hid_s=b"\x01", mpk_s=mpk, sk_s=sk, uid=uid)
+h, S = s.sign(msg)
+print(sk.hex()); print(h.hex()); print(S.hex())
+"#,
+        &[
+            &hex::encode(kgc.to_bytes()),
+            &hex::encode(id),
+            &hex::encode(msg),
+            &hex::encode(kgc.public_key().to_bytes()),
+        ],
+    );
+    assert_eq!(unhex(&out[0]), key.ds_bytes().to_vec());
+    let sig = sm9::Signature::from_parts(&unhex(&out[1]), &unhex(&out[2])).unwrap();
+    sm9::verify(&master, id, msg, &sig).unwrap();
+    // We sign; gmalg verifies (and rejects a tampered message).
+    let sig = sm9::sign(&key, &master, msg, &mut rng).unwrap();
+    let out = py(
+        r#"
+import sys, gmalg
+uid, msg, mpk, h, S = (bytes.fromhex(a) for a in sys.argv[1:6])
+v = gmalg.SM9(hid_s=b"\x01", mpk_s=mpk, uid=uid)
+print(v.verify(msg, h, S)); print(v.verify(msg + b"x", h, S))
+"#,
+        &[
+            &hex::encode(id),
+            &hex::encode(msg),
+            &hex::encode(kgc.public_key().to_bytes()),
+            &hex::encode(sig.h_bytes()),
+            &hex::encode(sig.s_bytes()),
+        ],
+    );
+    assert_eq!(out, ["True", "False"]);
+}
+
+#[test]
+fn gmalg_encryption_kem_exchange() {
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    let kgc = sm9::EncMasterKey::generate(&mut rng);
+    let master = kgc.public_key().prepare();
+    let mpk = hex::encode(kgc.public_key().to_bytes());
+    let bob = kgc.extract(b"Bob").unwrap();
+    let bob_dk = bob.prepare();
+    let msg = b"standard MAC interop";
+    // gmalg encrypts (KDF stream, SM3 MAC), decapsulates our KEM, decrypts our ciphertext.
+    let ct = sm9::encrypt(&master, b"Bob", msg, EncryptionMode::KdfStream, MacMode::Sm3, &mut rng)
+        .unwrap();
+    let (k, c) = sm9::encapsulate(&master, b"Bob", 40, &mut rng).unwrap();
+    let out = py(
+        r#"
+import sys, gmalg
+ke, mpk, msg, ct, c = (bytes.fromhex(a) for a in sys.argv[1:6])
+kgc = gmalg.SM9KGC(hid_e=b"\x03", msk_e=ke, mpk_e=mpk)
+sk = kgc.generate_sk_encrypt(b"Bob")
+bob = gmalg.SM9(hid_e=b"\x03", mpk_e=mpk, sk_e=sk, uid=b"Bob")
+print(sk.hex())
+print(bob.encrypt(msg, b"Bob").hex())
+print(bob.decrypt(ct).hex())
+print(bob.decapsulate(c, 40).hex())
+K, C = bob.encapsulate(24, b"Bob"); print(K.hex()); print(C.hex())
+"#,
+        &[&hex::encode(kgc.to_bytes()), &mpk, &hex::encode(msg), &hex::encode(ct.to_bytes()), &hex::encode(c.to_bytes())],
+    );
+    assert_eq!(unhex(&out[0]), bob.de_bytes().to_vec());
+    let theirs = sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &unhex(&out[1])).unwrap();
+    assert_eq!(&sm9::decrypt(&bob_dk, b"Bob", &theirs, MacMode::Sm3).unwrap()[..], msg);
+    assert_eq!(unhex(&out[2]), msg);
+    assert_eq!(unhex(&out[3]), k.to_vec());
+    let c2 = sm9::EncapsulatedKey::from_bytes(&unhex(&out[5])).unwrap();
+    assert_eq!(sm9::decapsulate(&bob_dk, b"Bob", &c2, 24).unwrap().to_vec(), unhex(&out[4]));
+
+    // Key exchange: we are A (initiator), gmalg is B (responder); session keys agree.
+    let alice = kgc.extract_exchange(b"Alice").unwrap().prepare();
+    let (a, ra) = sm9::Initiator::start(&alice, &master, b"Alice", b"Bob", &mut rng).unwrap();
+    let out = py(
+        r#"
+import sys, gmalg
+ke, mpk, ra = (bytes.fromhex(a) for a in sys.argv[1:4])
+kgc = gmalg.SM9KGC(hid_e=b"\x02", msk_e=ke, mpk_e=mpk)
+sk = kgc.generate_sk_encrypt(b"Bob")
+bob = gmalg.SM9(hid_e=b"\x02", mpk_e=mpk, sk_e=sk, uid=b"Bob")
+r, R = bob.begin_key_exchange(b"Alice")
+print(R.hex())
+print(bob.end_key_exchange(20, r, R, b"Alice", ra, gmalg.KEYXCHG_MODE.RESPONDER).hex())
+"#,
+        &[&hex::encode(kgc.to_bytes()), &mpk, &hex::encode(ra.to_bytes())],
+    );
+    let rb = sm9::EphemeralPoint::from_bytes(&unhex(&out[0])).unwrap();
+    let (ska, _sa) = a.finish(&rb, None, 20).unwrap();
+    assert_eq!(ska.to_vec(), unhex(&out[1]));
+}
+
+#[test]
+fn gmssl_pyx_keys_and_encryption() {
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    // GmSSL generates the master key and the user key; we read them.
+    let out = py(
+        r#"
+from gmssl_pyx import SM9MasterKey
+m = SM9MasterKey.generate()
+k = m.extract_key(b"Bob")
+print(m.to_der().hex()); print(m.public_key().to_der().hex()); print(k.to_der().hex())
+print(m.public_key().encrypt(b"Bob", b"from GmSSL").hex())
+print(k.encrypt_to_der("secret pw").hex())
+"#,
+        &[],
+    );
+    let kgc = sm9::EncMasterKey::from_der(&unhex(&out[0])).unwrap();
+    assert_eq!(kgc.to_der().unwrap().to_vec(), unhex(&out[0]));
+    let mpk = sm9::EncMasterPublicKey::from_der(&unhex(&out[1])).unwrap();
+    assert_eq!(&mpk, kgc.public_key());
+    let bob = sm9::EncUserKey::from_der(&unhex(&out[2])).unwrap();
+    assert_eq!(bob.de_bytes(), kgc.extract(b"Bob").unwrap().de_bytes());
+    let bob_dk = bob.prepare();
+    let ct = sm9::Ciphertext::from_der(&unhex(&out[3])).unwrap();
+    assert_eq!(&sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::HmacSm3).unwrap()[..], b"from GmSSL");
+    assert_eq!(sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::Sm3).unwrap_err(), sm9::Error::Decryption);
+    let enc = sm9::EncUserKey::from_encrypted_pkcs8_der(&unhex(&out[4]), b"secret pw").unwrap();
+    assert_eq!(enc.de_bytes(), bob.de_bytes());
+
+    // We encrypt (GmSSL MAC) and export keys; GmSSL reads and decrypts.
+    let master = mpk.prepare();
+    let ours = sm9::encrypt(&master, b"Bob", b"from Rust", EncryptionMode::KdfStream, MacMode::HmacSm3, &mut rng)
+        .unwrap();
+    let kgc2 = sm9::EncMasterKey::generate(&mut rng);
+    let carol = kgc2.extract(b"Carol").unwrap();
+    let carol_ct = sm9::encrypt(
+        &kgc2.public_key().prepare(),
+        b"Carol",
+        b"to Carol",
+        EncryptionMode::KdfStream,
+        MacMode::HmacSm3,
+        &mut rng,
+    )
+    .unwrap();
+    let out = py(
+        r#"
+import sys
+from gmssl_pyx import SM9PrivateKey, SM9MasterKey
+key, ct, mk, carol_enc, carol_ct = (bytes.fromhex(a) for a in sys.argv[1:6])
+print(SM9PrivateKey.from_der(key).decrypt(b"Bob", ct).hex())
+m = SM9MasterKey.from_der(mk)
+print(m.public_key().to_der().hex())
+c = SM9PrivateKey.decrypt_from_der("pw2", carol_enc)
+print(c.decrypt(b"Carol", carol_ct).hex())
+"#,
+        &[
+            &hex::encode(bob.to_der().unwrap()),
+            &hex::encode(ours.to_der().unwrap()),
+            &hex::encode(kgc2.to_der().unwrap()),
+            &hex::encode(carol.to_encrypted_pkcs8_der(b"pw2", &mut rng).unwrap()),
+            &hex::encode(carol_ct.to_der().unwrap()),
+        ],
+    );
+    assert_eq!(unhex(&out[0]), b"from Rust");
+    assert_eq!(unhex(&out[1]), kgc2.public_key().to_der().unwrap());
+    assert_eq!(unhex(&out[2]), b"to Carol");
+}
