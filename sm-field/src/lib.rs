@@ -24,6 +24,8 @@
 extern crate std;
 
 pub mod backend;
+#[cfg(feature = "op-count")]
+pub mod counting;
 mod field;
 mod fp;
 mod inversion;
@@ -34,6 +36,8 @@ mod modulus;
 
 pub use backend::u64::U64;
 pub use backend::Backend;
+#[cfg(feature = "op-count")]
+pub use counting::Counting;
 pub use field::Field;
 pub use fp::Fp;
 pub use fp12::Fp12;

@@ -1,0 +1,106 @@
+//! Opt-in operation counting (feature `op-count`), for research diagnostics.
+//!
+//! [`Counting<B>`] is a [`Backend`] that forwards to `B` and increments global atomic counters, so
+//! `Fp<Sm9P, Counting<U64>>` (and every tower type, pairing or curve function generic over the
+//! backend) reports how many GF(p) operations it performs:
+//!
+//! ```
+//! # #[cfg(feature = "op-count")] {
+//! use sm_field::{counting, Counting, Fp, Sm9P, U64};
+//! counting::reset();
+//! let a = Fp::<Sm9P, Counting<U64>>::from_u64(3);
+//! let _ = a * a + a;
+//! let c = counting::snapshot();
+//! assert!(c.mul >= 1 && c.add >= 1);
+//! # }
+//! ```
+//!
+//! Inversions and square roots appear as the multiplications and squarings of their
+//! exponentiations (Fermat). Counters are process-wide: run counted code single-threaded.
+
+use core::marker::PhantomData;
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::{Backend, Limbs, Modulus};
+
+static MUL: AtomicU64 = AtomicU64::new(0);
+static SQUARE: AtomicU64 = AtomicU64::new(0);
+static ADD: AtomicU64 = AtomicU64::new(0);
+static SUB: AtomicU64 = AtomicU64::new(0);
+static NEG: AtomicU64 = AtomicU64::new(0);
+static DOUBLE: AtomicU64 = AtomicU64::new(0);
+
+/// A backend that counts the operations it forwards to `B`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counting<B: Backend>(PhantomData<fn() -> B>);
+
+/// Operation counts since the last [`reset`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCounts {
+    /// Montgomery multiplications (excluding squarings).
+    pub mul: u64,
+    /// Montgomery squarings.
+    pub square: u64,
+    /// Modular additions.
+    pub add: u64,
+    /// Modular subtractions.
+    pub sub: u64,
+    /// Negations.
+    pub neg: u64,
+    /// Doublings.
+    pub double: u64,
+}
+
+/// Sets every counter to zero.
+pub fn reset() {
+    for c in [&MUL, &SQUARE, &ADD, &SUB, &NEG, &DOUBLE] {
+        c.store(0, Relaxed);
+    }
+}
+
+/// The current counts.
+pub fn snapshot() -> OpCounts {
+    OpCounts {
+        mul: MUL.load(Relaxed),
+        square: SQUARE.load(Relaxed),
+        add: ADD.load(Relaxed),
+        sub: SUB.load(Relaxed),
+        neg: NEG.load(Relaxed),
+        double: DOUBLE.load(Relaxed),
+    }
+}
+
+impl<B: Backend> Backend for Counting<B> {
+    const NAME: &'static str = "counting";
+
+    #[inline(always)]
+    fn add<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        ADD.fetch_add(1, Relaxed);
+        B::add::<M>(a, b)
+    }
+    #[inline(always)]
+    fn sub<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        SUB.fetch_add(1, Relaxed);
+        B::sub::<M>(a, b)
+    }
+    #[inline(always)]
+    fn neg<M: Modulus>(a: &Limbs) -> Limbs {
+        NEG.fetch_add(1, Relaxed);
+        B::neg::<M>(a)
+    }
+    #[inline(always)]
+    fn double<M: Modulus>(a: &Limbs) -> Limbs {
+        DOUBLE.fetch_add(1, Relaxed);
+        B::double::<M>(a)
+    }
+    #[inline(always)]
+    fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        MUL.fetch_add(1, Relaxed);
+        B::mul::<M>(a, b)
+    }
+    #[inline(always)]
+    fn square<M: Modulus>(a: &Limbs) -> Limbs {
+        SQUARE.fetch_add(1, Relaxed);
+        B::square::<M>(a)
+    }
+}
