@@ -316,11 +316,11 @@ impl<B: Backend> SecretKey<B> {
         Self::from_ec_private_key(&k)
     }
 
-    /// From SEC1 PEM (`EC PRIVATE KEY`).
+    /// From SEC1 PEM (`EC PRIVATE KEY`, or `SM2 PRIVATE KEY` as `openssl ec` labels it).
     pub fn from_sec1_pem(pem: &str) -> Result<Self, Error> {
         let (label, der) = der::pem::decode_vec(pem.as_bytes()).map_err(|_| Error::Encoding)?;
         let der = Zeroizing::new(der);
-        if label != "EC PRIVATE KEY" {
+        if label != "EC PRIVATE KEY" && label != "SM2 PRIVATE KEY" {
             return Err(Error::Encoding);
         }
         Self::from_sec1_der(&der)
