@@ -1,26 +1,23 @@
 //! Verification of many signatures at once (same or different master keys and signers).
 //!
-//! SM9 verification is hash-based (`h = H2(M ‖ u·g^h)`), so signatures cannot be merged into
-//! one pairing equation; the batch instead shares work and cores:
+//! SM9 verification is hash-based (`h = H2(M ‖ w')`), so signatures cannot be merged into one
+//! pairing equation; the batch instead shares work and cores:
 //!
-//! * per signer `(Ppub-s, ID)`: `P = [H1(ID ‖ 0x01)]P2 + Ppub-s` and its Miller-loop lines
-//!   (`G2Prepared`), computed once per batch and kept in a small bounded cache (FIFO) across
-//!   batches by [`BatchVerifier`];
-//! * per master key: `g = e(P1, Ppub-s)` as a fixed-base table (the
-//!   [`PreparedSignMasterPublicKey`] the caller passes);
-//! * with the `parallel` feature, signers are prepared and signatures checked on all cores
-//!   (`rayon`).
+//! * per master key: the caller's [`PreparedSignMasterPublicKey`] (the lines of `Ppub-s`; with
+//!   the lines of P2, every verification is one two-term Miller loop over precomputed lines and
+//!   one final exponentiation, so no per-signer G2 point needs preparing);
+//! * per signer `(Ppub-s, ID)`: `h1 = H1(ID ‖ 0x01, n)`, computed once per batch and kept in a
+//!   small bounded cache (FIFO) across batches by [`BatchVerifier`];
+//! * with the `parallel` feature, signatures are checked on all cores (`rayon`).
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use sm_pairing::G2Prepared;
-
-use crate::groups::{g1_for_pairing, g2_for_pairing, mul_p2_vartime};
 use crate::hash::{HashToRange, H2_PREFIX};
 use crate::keys::HID_SIGN;
 use crate::prepared::PreparedSignMasterPublicKey;
-use crate::sign::{finish_verification, Signature};
+use crate::sign::{verify_with_h1, Signature};
+use crate::Scalar;
 
 /// One signature to verify.
 #[derive(Clone, Copy, Debug)]
@@ -64,9 +61,8 @@ impl BatchResult {
 }
 
 type SignerKey = (Vec<u8>, Vec<u8>); // (Ppub-s encoding, ID)
-type Prepared = G2Prepared<sm_field::DefaultBackend>;
 
-/// A batch verifier with a bounded cache of prepared signer points `[h1]P2 + Ppub-s`.
+/// A batch verifier with a bounded cache of per-signer values.
 ///
 /// ```
 /// # use rand_core::OsRng;
@@ -82,89 +78,47 @@ type Prepared = G2Prepared<sm_field::DefaultBackend>;
 /// let mut verifier = sm9::BatchVerifier::new(16);
 /// assert_eq!(verifier.verify(&items).failed(), vec![1]);
 /// ```
+#[derive(Clone, Debug)]
 pub struct BatchVerifier {
     capacity: usize,
-    cache: Vec<(SignerKey, Prepared)>,
-}
-
-impl core::fmt::Debug for BatchVerifier {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("BatchVerifier")
-            .field("capacity", &self.capacity)
-            .field("cached", &self.cache.len())
-            .finish()
-    }
+    cache: Vec<(SignerKey, Scalar)>,
 }
 
 impl Default for BatchVerifier {
     fn default() -> Self {
-        Self::new(64)
+        Self::new(256)
     }
 }
 
-fn prepare_signer(master: &PreparedSignMasterPublicKey, id: &[u8]) -> Prepared {
-    let h1 = crate::h1(id, HID_SIGN);
-    let p = mul_p2_vartime(&h1).add_affine_vartime(&master.public.ppub_s).to_affine();
-    G2Prepared::new(&g2_for_pairing(&p))
-}
-
-fn verify_one(item: &BatchItem<'_>, prepared: &Prepared) -> bool {
-    let u = sm_pairing::pairing_prepared(&g1_for_pairing(&item.signature.s), prepared);
-    let mut hash = HashToRange::new(H2_PREFIX);
-    hash.update(item.message);
-    finish_verification(item.master, hash, item.signature, &u).is_ok()
-}
-
 impl BatchVerifier {
-    /// A verifier caching at most `capacity` prepared signers (≈ 15 KB each).
+    /// A verifier caching at most `capacity` signers.
     pub fn new(capacity: usize) -> Self {
         Self { capacity, cache: Vec::new() }
     }
 
     /// Verifies every item; the result says which failed.
     pub fn verify(&mut self, items: &[BatchItem<'_>]) -> BatchResult {
-        // Distinct signers of this batch, and each item's signer index.
+        // Distinct signers of this batch and each item's signer.
         let mut index: BTreeMap<SignerKey, usize> = BTreeMap::new();
-        let mut signers: Vec<(SignerKey, usize)> = Vec::new(); // (key, first item)
+        let mut signers: Vec<(SignerKey, Scalar, bool)> = Vec::new(); // (key, h1, fresh)
         let mut item_signer = Vec::with_capacity(items.len());
-        for (i, it) in items.iter().enumerate() {
+        for it in items {
             let key = (it.master.public.to_bytes().to_vec(), it.id.to_vec());
             let next = signers.len();
             let s = *index.entry(key.clone()).or_insert(next);
             if s == next {
-                signers.push((key, i));
+                let cached = self.cache.iter().find(|(k, _)| *k == key).map(|(_, h)| *h);
+                let fresh = cached.is_none();
+                let h1 = cached.unwrap_or_else(|| crate::h1(it.id, HID_SIGN));
+                signers.push((key, h1, fresh));
             }
             item_signer.push(s);
         }
-        // Prepared points: from the cache or computed (in parallel with `parallel`).
-        let cached: Vec<Option<usize>> = signers
-            .iter()
-            .map(|(k, _)| self.cache.iter().position(|(ck, _)| ck == k))
-            .collect();
-        let compute = |(s, c): (&(SignerKey, usize), &Option<usize>)| -> Option<Prepared> {
-            match c {
-                Some(_) => None,
-                None => {
-                    let it = &items[s.1];
-                    Some(prepare_signer(it.master, it.id))
-                }
-            }
+        let check = |(it, &s): (&BatchItem<'_>, &usize)| {
+            let mut hash = HashToRange::new(H2_PREFIX);
+            hash.update(it.message);
+            verify_with_h1(it.master, hash, it.signature, &signers[s].1).is_ok()
         };
-        #[cfg(feature = "parallel")]
-        let fresh: Vec<Option<Prepared>> = {
-            use rayon::prelude::*;
-            signers.par_iter().zip(cached.par_iter()).map(compute).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let fresh: Vec<Option<Prepared>> = signers.iter().zip(cached.iter()).map(compute).collect();
-
-        let prepared: Vec<&Prepared> = fresh
-            .iter()
-            .zip(&cached)
-            .filter_map(|(f, c)| f.as_ref().or_else(|| c.map(|c| &self.cache[c].1)))
-            .collect();
-        debug_assert_eq!(prepared.len(), signers.len());
-        let check = |(it, &s): (&BatchItem<'_>, &usize)| verify_one(it, prepared[s]);
         #[cfg(feature = "parallel")]
         let valid: Vec<bool> = {
             use rayon::prelude::*;
@@ -173,15 +127,14 @@ impl BatchVerifier {
         #[cfg(not(feature = "parallel"))]
         let valid: Vec<bool> = items.iter().zip(item_signer.iter()).map(check).collect();
 
-        drop(prepared);
         // Keep the newest signers, at most `capacity` (FIFO eviction).
         if self.capacity > 0 {
-            for ((key, _), p) in signers.into_iter().zip(fresh) {
-                if let Some(p) = p {
+            for (key, h1, fresh) in signers {
+                if fresh {
                     if self.cache.len() == self.capacity {
                         self.cache.remove(0);
                     }
-                    self.cache.push((key, p));
+                    self.cache.push((key, h1));
                 }
             }
         }

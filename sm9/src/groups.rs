@@ -16,6 +16,8 @@ pub type G2Affine = Affine<Sm9G2Curve>;
 pub(crate) type G1Jacobian = Jacobian<Sm9G1Curve>;
 /// A point of G2 (Jacobian).
 pub(crate) type G2Jacobian = Jacobian<Sm9G2Curve>;
+/// Precomputed Miller-loop lines of a G2 point.
+pub(crate) type G2Prepared = sm_pairing::G2Prepared<sm_field::DefaultBackend>;
 /// An element of GT.
 pub type Gt = sm_pairing::Gt;
 
@@ -128,20 +130,33 @@ pub(crate) fn mul_p1(k: &Scalar) -> G1Jacobian {
     return Sm9G1Curve::mul_generator(k);
 }
 
+/// `k·P1` for a public `k`.
+pub(crate) fn mul_p1_vartime(k: &Scalar) -> G1Jacobian {
+    #[cfg(feature = "std")]
+    return sm_curve::CombTable::mul_vartime(tables::p1_table(), k);
+    #[cfg(not(feature = "std"))]
+    return Sm9G1Curve::mul_generator_vartime(k);
+}
+
+/// The Miller-loop lines of P2 (public; built once with `std`, per call without).
+pub(crate) fn with_p2_prepared<R>(f: impl FnOnce(&G2Prepared) -> R) -> R {
+    #[cfg(feature = "std")]
+    {
+        static T: std::sync::OnceLock<G2Prepared> = std::sync::OnceLock::new();
+        f(T.get_or_init(|| G2Prepared::new(&g2_for_pairing(&p2()))))
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        f(&G2Prepared::new(&g2_for_pairing(&p2())))
+    }
+}
+
 /// `k·P2` for a secret `k` (constant time).
 pub(crate) fn mul_p2(k: &Scalar) -> G2Jacobian {
     #[cfg(feature = "std")]
     return sm_curve::CombTable::mul(tables::p2_table(), k);
     #[cfg(not(feature = "std"))]
     return Sm9G2Curve::mul_generator(k);
-}
-
-/// `k·P2` for a public `k`.
-pub(crate) fn mul_p2_vartime(k: &Scalar) -> G2Jacobian {
-    #[cfg(feature = "std")]
-    return sm_curve::CombTable::mul_vartime(tables::p2_table(), k);
-    #[cfg(not(feature = "std"))]
-    return Sm9G2Curve::mul_generator_vartime(k);
 }
 
 /// The generators P1 and P2.

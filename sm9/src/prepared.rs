@@ -12,15 +12,19 @@ use sm_curve::{CombTable, PrecomputedTable};
 use sm_curve::sm9::Sm9G1Curve;
 use sm_pairing::GtTable;
 
-use crate::groups::{mul_p1, p1, p2, pairing, G1Jacobian, Gt};
+use crate::groups::{
+    g1_for_pairing, g2_for_pairing, mul_p1, p1, p2, pairing, G1Jacobian, G2Prepared, Gt,
+};
 use crate::keys::{EncMasterPublicKey, SignMasterPublicKey};
 use crate::Scalar;
 
-/// A signature master public key with `g = e(P1, Ppub-s)` precomputed as a fixed-base table.
+/// A signature master public key with `g = e(P1, Ppub-s)` precomputed as a fixed-base table
+/// and the Miller-loop lines of `Ppub-s` (used by verification).
 #[derive(Clone)]
 pub struct PreparedSignMasterPublicKey {
     pub(crate) public: SignMasterPublicKey,
     pub(crate) g_table: GtTable,
+    pub(crate) ppub_lines: G2Prepared,
 }
 
 impl core::fmt::Debug for PreparedSignMasterPublicKey {
@@ -32,8 +36,9 @@ impl core::fmt::Debug for PreparedSignMasterPublicKey {
 impl PreparedSignMasterPublicKey {
     /// Computes `g = e(P1, Ppub-s)` and its table.
     pub fn new(public: &SignMasterPublicKey) -> Self {
-        let g = pairing(&p1(), &public.ppub_s);
-        Self { public: *public, g_table: GtTable::new(&g) }
+        let ppub_lines = G2Prepared::new(&g2_for_pairing(&public.ppub_s));
+        let g = sm_pairing::pairing_prepared(&g1_for_pairing(&p1()), &ppub_lines);
+        Self { public: *public, g_table: GtTable::new(&g), ppub_lines }
     }
 
     /// The master public key.

@@ -8,7 +8,8 @@
 //!
 //! Verification (B1–B9): `h ∈ [1, n − 1]` and `S ∈ G1` (checked when decoding), `t = g^h`,
 //! `h1 = H1(IDA ‖ hid, n)`, `P = [h1]P2 + Ppub-s`, `u = e(S, P)`, `w' = u · t`, accept iff
-//! `H2(M ‖ w', n) = h`.
+//! `H2(M ‖ w', n) = h`. By bilinearity `w' = e([h1]S, P2) · e(S + [h]P1, Ppub-s)`, which this
+//! crate evaluates with one multi-Miller loop over precomputed lines (see `verify_with_h1`).
 //!
 //! The message is hashed first in `H2(M ‖ w)`, so [`Signer`] and [`Verifier`] take it in chunks
 //! before `w` is known.
@@ -21,7 +22,10 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::asn1::{bit_string, bit_string_bytes, octet_string, SignatureAsn1};
-use crate::groups::{g1_from_bytes, g1_to_bytes, mul_p2_vartime, pairing, G1Affine, G1Jacobian};
+use crate::groups::{
+    g1_for_pairing, g1_from_bytes, g1_to_bytes, mul_p1_vartime, with_p2_prepared, G1Affine,
+    G1Jacobian,
+};
 use crate::hash::{HashToRange, H2_PREFIX};
 use crate::keys::{random_nonzero_scalar, scalar_from_bytes, SignUserKey, HID_SIGN};
 use crate::prepared::PreparedSignMasterPublicKey;
@@ -205,27 +209,34 @@ impl<'a> Verifier<'a> {
 
     /// Steps B3–B9; [`Error::Verification`] on any mismatch.
     pub fn verify(self) -> Result<()> {
-        // B5–B6: P = [H1(ID ‖ hid, n)]P2 + Ppub-s.
         let h1 = crate::h1(self.id, self.hid);
-        let p = mul_p2_vartime(&h1).add_affine_vartime(&self.master.public.ppub_s).to_affine();
-        // B7: u = e(S', P).
-        let u = pairing(&self.signature.s, &p);
-        finish_verification(self.master, self.hash, &self.signature, &u)
+        verify_with_h1(self.master, self.hash, &self.signature, &h1)
     }
 }
 
-/// Steps B4, B8, B9 given `u = e(S', P)`.
-pub(crate) fn finish_verification(
+/// Steps B3–B9 given `h1 = H1(ID ‖ hid, n)`.
+///
+/// `w' = e(S, [h1]P2 + Ppub-s) · e(P1, Ppub-s)^h` is evaluated by bilinearity as
+/// `e([h1]S, P2) · e(S + [h]P1, Ppub-s)`: one two-term Miller loop over the *prepared* lines of
+/// the fixed points P2 and Ppub-s and one final exponentiation, with no G2 arithmetic and no GT
+/// exponentiation (all inputs are public).
+pub(crate) fn verify_with_h1(
     master: &PreparedSignMasterPublicKey,
     mut hash: HashToRange,
     signature: &Signature,
-    u: &crate::groups::Gt,
+    h1: &Scalar,
 ) -> Result<()> {
-    // B4: t = g^h.
-    let t = master.g_pow(&signature.h);
-    // B8: w' = u · t.
-    let w = u.mul(&t);
-    // B9: h2 = H2(M' ‖ w', n) and compare.
+    let s = G1Jacobian::from(signature.s);
+    let pts = [s.mul_vartime(h1), s.add_vartime(&mul_p1_vartime(&signature.h))];
+    let mut aff = [G1Affine::IDENTITY; 2];
+    G1Jacobian::batch_to_affine(&pts, &mut aff);
+    let w = with_p2_prepared(|p2| {
+        let f = sm_pairing::multi_miller_loop_prepared(&[
+            (g1_for_pairing(&aff[0]), p2),
+            (g1_for_pairing(&aff[1]), &master.ppub_lines),
+        ]);
+        sm_pairing::final_exponentiation(&f)
+    });
     hash.update(&w.to_bytes());
     let h2 = hash.finalize();
     if bool::from(h2.ct_eq(&signature.h)) {
