@@ -6,13 +6,16 @@
 //! crates choose `Asm` or [`U64`](super::u64::U64) once per coarse operation (a scalar
 //! multiplication, a pairing), never per field operation.
 //!
-//! Multiplication computes the 512-bit product row by row, each row on two independent carry
-//! chains (ADOX for the low words, ADCX for the high words; Gueron–Krasnov style, Intel white
-//! paper "New Instructions Supporting Large Integer Arithmetic on Intel Architecture Processors",
-//! 2012), then applies four word-by-word Montgomery reduction rounds to the low half and adds the
-//! high half (the moduli have their top bit set, so the sum needs a carry word, and one final
-//! subtraction chosen by CMOV). Squaring computes the six off-diagonal products once, doubles
-//! them and adds the four diagonal squares (10 instead of 16 MULX). For SM2's p,
+//! Montgomery multiplication is separated operand scanning (Koç, Acar, Kaliski 1996): product
+//! rows on two carry chains (ADOX low words, ADCX high words; Gueron–Krasnov, Intel white paper
+//! "New Instructions Supporting Large Integer Arithmetic on Intel Architecture Processors",
+//! 2012) and four word-by-word reduction rounds, interleaved in program order and tuned for the
+//! latency of a dependent chain: operands and results in registers, modulus constants as
+//! immediates, and for generic moduli the reduction factors computed two at a time from
+//! `-p^-1 mod 2^128` (the quotient is unique mod 2^128, so results are bit-identical to four
+//! sequential rounds). The moduli have their top bit set, so the sum needs a carry word and
+//! one final subtraction chosen by CMOV. Squaring computes the six off-diagonal products once,
+//! doubles them and adds the four diagonal squares (10 instead of 16 MULX). For SM2's p,
 //! −p⁻¹ ≡ 1 (mod 2^64) and each reduction round is shifts and additions:
 //! `(u + m·p)/2^64 = (u >> 64) + m·(2^192 + 1) − m·(2^160 + 2^32)` with `m = u mod 2^64`.
 //!
@@ -67,11 +70,27 @@ fn cpuid_bmi2_adx() -> bool {
     ebx & (1 << 8) != 0 && ebx & (1 << 19) != 0
 }
 
-/// The modulus limbs followed by `-p^-1 mod 2^64`, laid out for the kernels
-/// (`[p0, p1, p2, p3, inv]`).
+/// Derived constants of `M` for the kernels.
 struct Params<M>(PhantomData<M>);
 impl<M: Modulus> Params<M> {
-    const PI: [u64; 5] = [M::P[0], M::P[1], M::P[2], M::P[3], M::INV];
+    /// High word of `-p^-1 mod 2^128` (its low word is `M::INV`), for computing two reduction
+    /// factors at once.
+    const N1: u64 = {
+        let n = neg_inv128(M::P[0] as u128 | (M::P[1] as u128) << 64);
+        assert!(n as u64 == M::INV);
+        (n >> 64) as u64
+    };
+}
+
+/// `-p^-1 mod 2^128` for odd `p` by Newton iteration (each step doubles the correct bits).
+const fn neg_inv128(p: u128) -> u128 {
+    let mut x: u128 = 1;
+    let mut i = 0;
+    while i < 7 {
+        x = x.wrapping_mul(2u128.wrapping_sub(p.wrapping_mul(x)));
+        i += 1;
+    }
+    x.wrapping_neg()
 }
 
 /// SM2's p, little-endian, to check the `Shape::Sm2P` claim at compile time.
@@ -97,20 +116,19 @@ impl<M: Modulus> IsSm2<M> {
 
 #[inline(always)]
 fn mul_generic<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
-    let pi = &Params::<M>::PI;
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
-    // SAFETY: the kernel reads 4 words at `a`, 4 at `b` and 5 at `pi`, all valid for reads for the
-    // duration of the block, writes only the registers declared here, and does not touch the
-    // stack. MULX/ADCX/ADOX need BMI2/ADX, the documented requirement of this backend.
+    // SAFETY: the kernel reads the 4 words at `b` (valid for reads for the duration of the
+    // block), writes only the registers declared here, and does not touch the stack.
+    // MULX/ADCX/ADOX need BMI2/ADX, the documented requirement of this backend.
     unsafe {
         asm!(
             MUL_GENERIC!(),
-            in("rsi") a.as_ptr(),
-            inout("rdi") b.as_ptr() => _,
-            in("xmm0") pi.as_ptr() as u64,
-            out("rax") _, out("rcx") _, out("rdx") _,
-            out("r8") _, out("r9") _, out("r10") _, out("r11") _,
-            lateout("r12") r0, lateout("r13") r1, lateout("r14") r2, lateout("r15") r3,
+            p0 = const M::P[0], p1 = const M::P[1], p2 = const M::P[2], p3 = const M::P[3],
+            inv = const M::INV, n1 = const Params::<M>::N1,
+            inout("r8") a[0] => _, inout("r9") a[1] => r2, in("xmm1") a[2], in("xmm2") a[3],
+            inout("rcx") b[0] => _, inout("rsi") b.as_ptr() => _,
+            out("rax") _, out("rdx") _, out("rdi") _, out("r10") r1, out("r11") r3,
+            out("r12") _, out("r13") _, out("r14") _, out("r15") r0,
             options(pure, readonly, nostack),
         );
     }
@@ -119,18 +137,19 @@ fn mul_generic<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
 
 #[inline(always)]
 fn square_generic<M: Modulus>(a: &Limbs) -> Limbs {
-    let pi = &Params::<M>::PI;
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
-    // SAFETY: the kernel reads 4 words at `a` and 5 at `pi`, both valid for reads, writes only the
-    // declared registers and does not touch the stack; BMI2/ADX as documented for this backend.
+    // SAFETY: the kernel reads the 4 words at `a` (valid for reads), writes only the declared
+    // registers and does not touch the stack; BMI2/ADX as documented for this backend.
     unsafe {
         asm!(
             SQR_GENERIC!(),
-            in("rsi") a.as_ptr(),
-            in("rdi") pi.as_ptr(),
-            out("rax") _, out("rcx") _, out("rdx") _,
-            out("r8") _, out("r9") _, out("r10") _, out("r11") _,
-            lateout("r12") r0, lateout("r13") r1, lateout("r14") r2, lateout("r15") r3,
+            p0 = const M::P[0], p1 = const M::P[1], p2 = const M::P[2], p3 = const M::P[3],
+            inv = const M::INV, n1 = const Params::<M>::N1,
+            inout("r8") a[0] => r1, inout("r9") a[1] => r2, inout("r10") a[2] => r3,
+            inout("r11") a[3] => _,
+            inout("rsi") a.as_ptr() => _,
+            out("rax") _, out("rcx") _, out("rdx") _, out("rdi") _,
+            out("r12") _, out("r13") _, out("r14") _, out("r15") r0,
             options(pure, readonly, nostack),
         );
     }
@@ -140,16 +159,16 @@ fn square_generic<M: Modulus>(a: &Limbs) -> Limbs {
 #[inline(always)]
 fn mul_sm2(a: &Limbs, b: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
-    // SAFETY: the kernel reads 4 words at `a` and at `b`, both valid for reads, writes only the
-    // declared registers and does not touch the stack; BMI2/ADX as documented for this backend.
+    // SAFETY: the kernel reads the 4 words at `b` (valid for reads), writes only the declared
+    // registers and does not touch the stack; BMI2/ADX as documented for this backend.
     unsafe {
         asm!(
             MUL_SM2!(),
-            in("rsi") a.as_ptr(),
-            in("rdi") b.as_ptr(),
-            out("rax") _, out("rcx") _, out("rdx") _,
-            out("r8") _, out("r9") _, out("r10") _, out("r11") _,
-            lateout("r12") r0, lateout("r13") r1, lateout("r14") r2, lateout("r15") r3,
+            inout("r8") a[0] => r1, inout("r9") a[1] => r2, inout("r10") a[2] => r3,
+            inout("r11") a[3] => _,
+            inout("rcx") b[0] => _, inout("rsi") b.as_ptr() => _,
+            out("rax") _, out("rdx") _, out("rdi") _,
+            out("r12") _, out("r13") _, out("r14") _, out("r15") r0,
             options(pure, readonly, nostack),
         );
     }
@@ -159,15 +178,16 @@ fn mul_sm2(a: &Limbs, b: &Limbs) -> Limbs {
 #[inline(always)]
 fn square_sm2(a: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
-    // SAFETY: the kernel reads 4 words at `a`, valid for reads, writes only the declared
+    // SAFETY: the kernel reads the 4 words at `a` (valid for reads), writes only the declared
     // registers and does not touch the stack; BMI2/ADX as documented for this backend.
     unsafe {
         asm!(
             SQR_SM2!(),
-            in("rsi") a.as_ptr(),
-            out("rax") _, out("rcx") _, out("rdx") _,
-            out("r8") _, out("r9") _, out("r10") _, out("r11") _,
-            lateout("r12") r0, lateout("r13") r1, lateout("r14") r2, lateout("r15") r3,
+            inout("r8") a[0] => r1, inout("r9") a[1] => r2, inout("r10") a[2] => r3,
+            inout("r11") a[3] => _,
+            inout("rsi") a.as_ptr() => _,
+            out("rax") _, out("rcx") _, out("rdx") _, out("rdi") _,
+            out("r12") _, out("r13") _, out("r14") _, out("r15") r0,
             options(pure, readonly, nostack),
         );
     }
