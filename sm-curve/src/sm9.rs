@@ -26,7 +26,8 @@ impl<B: Backend> CurveParams for Sm9G1Curve<B> {
     const NAME: &'static str = "sm9-g1";
     const A_KIND: AKind = AKind::Zero;
     const A: Fp<Sm9P, B> = Fp::ZERO;
-    const B: Fp<Sm9P, B> = Fp::from_be_hex_const("0000000000000000000000000000000000000000000000000000000000000005");
+    const B: Fp<Sm9P, B> =
+        Fp::from_be_hex_const("0000000000000000000000000000000000000000000000000000000000000005");
     const GENERATOR: (Fp<Sm9P, B>, Fp<Sm9P, B>) = (
         Fp::from_be_hex_const("93DE051D62BF718FF5ED0704487D01D6E1E4086909DC3280E8C4E4817C66DDDD"),
         Fp::from_be_hex_const("21FE8DDA4F21E607631065125C395BBC1C1C00CBFA6024350C464CD70A3EA616"),

@@ -19,16 +19,27 @@ fn bench(c: &mut Criterion) {
     let ekgc = sm9::EncMasterKey::generate(&mut rng);
     let emaster = ekgc.public_key().prepare();
     let bob = ekgc.extract(b"Bob").unwrap().prepare();
-    let ct = sm9::encrypt(&emaster, b"Bob", &msg, EncryptionMode::KdfStream, MacMode::Sm3, &mut rng)
-        .unwrap();
+    let ct = sm9::encrypt(
+        &emaster,
+        b"Bob",
+        &msg,
+        EncryptionMode::KdfStream,
+        MacMode::Sm3,
+        &mut rng,
+    )
+    .unwrap();
     let (_, kc) = sm9::encapsulate(&emaster, b"Bob", 32, &mut rng).unwrap();
     let xa = ekgc.extract_exchange(b"Alice").unwrap().prepare();
     let xb = ekgc.extract_exchange(b"Bob").unwrap().prepare();
 
     let mut g = c.benchmark_group("sm9");
     g.bench_function("h1", |b| b.iter(|| sm9::h1(black_box(b"Alice"), 1)));
-    g.bench_function("extract_sign_key", |b| b.iter(|| skgc.extract(black_box(b"Alice")).unwrap()));
-    g.bench_function("extract_enc_key", |b| b.iter(|| ekgc.extract(black_box(b"Bob")).unwrap()));
+    g.bench_function("extract_sign_key", |b| {
+        b.iter(|| skgc.extract(black_box(b"Alice")).unwrap())
+    });
+    g.bench_function("extract_enc_key", |b| {
+        b.iter(|| ekgc.extract(black_box(b"Bob")).unwrap())
+    });
     g.bench_function("sign", |b| {
         b.iter(|| sm9::sign(&alice, &smaster, black_box(&msg), &mut rng).unwrap())
     });
@@ -37,8 +48,15 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("encrypt_kdf_32B", |b| {
         b.iter(|| {
-            sm9::encrypt(&emaster, b"Bob", black_box(&msg), EncryptionMode::KdfStream, MacMode::Sm3, &mut rng)
-                .unwrap()
+            sm9::encrypt(
+                &emaster,
+                b"Bob",
+                black_box(&msg),
+                EncryptionMode::KdfStream,
+                MacMode::Sm3,
+                &mut rng,
+            )
+            .unwrap()
         })
     });
     g.bench_function("decrypt_kdf_32B", |b| {
@@ -52,23 +70,30 @@ fn bench(c: &mut Criterion) {
     });
     // One side of the key exchange: the initiator's start + finish (RB precomputed).
     let (_, ra0) = sm9::Initiator::start(&xa, &emaster, b"Alice", b"Bob", &mut rng).unwrap();
-    let (_, rb0, _) = sm9::Responder::respond(&xb, &emaster, b"Bob", b"Alice", &ra0, &mut rng).unwrap();
+    let (_, rb0, _) =
+        sm9::Responder::respond(&xb, &emaster, b"Bob", b"Alice", &ra0, &mut rng).unwrap();
     g.bench_function("exchange_initiator_side", |b| {
         b.iter(|| {
-            let (a, _ra) = sm9::Initiator::start(&xa, &emaster, b"Alice", b"Bob", &mut rng).unwrap();
+            let (a, _ra) =
+                sm9::Initiator::start(&xa, &emaster, b"Alice", b"Bob", &mut rng).unwrap();
             a.finish(black_box(&rb0), None, 16).unwrap()
         })
     });
     g.bench_function("exchange_responder_side", |b| {
         b.iter(|| {
             let (r, _rb, _sb) =
-                sm9::Responder::respond(&xb, &emaster, b"Bob", b"Alice", black_box(&ra0), &mut rng).unwrap();
+                sm9::Responder::respond(&xb, &emaster, b"Bob", b"Alice", black_box(&ra0), &mut rng)
+                    .unwrap();
             r.finish_unconfirmed(16).unwrap()
         })
     });
     g.sample_size(10);
-    g.bench_function("prepare_sign_master", |b| b.iter(|| skgc.public_key().prepare()));
-    g.bench_function("prepare_enc_master", |b| b.iter(|| ekgc.public_key().prepare()));
+    g.bench_function("prepare_sign_master", |b| {
+        b.iter(|| skgc.public_key().prepare())
+    });
+    g.bench_function("prepare_enc_master", |b| {
+        b.iter(|| ekgc.public_key().prepare())
+    });
     g.finish();
 }
 

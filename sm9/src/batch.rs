@@ -51,7 +51,12 @@ impl BatchResult {
 
     /// Indices of the signatures that failed, ascending.
     pub fn failed(&self) -> Vec<usize> {
-        self.valid.iter().enumerate().filter(|(_, &v)| !v).map(|(i, _)| i).collect()
+        self.valid
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| !v)
+            .map(|(i, _)| i)
+            .collect()
     }
 
     /// One flag per input, in order.
@@ -93,7 +98,10 @@ impl Default for BatchVerifier {
 impl BatchVerifier {
     /// A verifier caching at most `capacity` signers.
     pub fn new(capacity: usize) -> Self {
-        Self { capacity, cache: Vec::new() }
+        Self {
+            capacity,
+            cache: Vec::new(),
+        }
     }
 
     /// Verifies every item; the result says which failed.
@@ -122,7 +130,11 @@ impl BatchVerifier {
         #[cfg(feature = "parallel")]
         let valid: Vec<bool> = {
             use rayon::prelude::*;
-            items.par_iter().zip(item_signer.par_iter()).map(check).collect()
+            items
+                .par_iter()
+                .zip(item_signer.par_iter())
+                .map(check)
+                .collect()
         };
         #[cfg(not(feature = "parallel"))]
         let valid: Vec<bool> = items.iter().zip(item_signer.iter()).map(check).collect();

@@ -69,7 +69,10 @@ impl core::fmt::Debug for DecryptionKey {
 impl DecryptionKey {
     /// Precomputes the lines of `de`.
     pub fn new(key: &EncUserKey) -> Self {
-        Self { key: key.clone(), prepared: G2Prepared::new(&g2_for_pairing(&key.de)) }
+        Self {
+            key: key.clone(),
+            prepared: G2Prepared::new(&g2_for_pairing(&key.de)),
+        }
     }
 
     /// The user key.
@@ -127,7 +130,12 @@ impl Ciphertext {
         if !mode.c2_len_ok(c2.len()) {
             return Err(Error::Encoding);
         }
-        Ok(Self { mode, c1, c3, c2: c2.to_vec() })
+        Ok(Self {
+            mode,
+            c1,
+            c3,
+            c2: c2.to_vec(),
+        })
     }
 
     /// The raw form `C1 ‖ C3 ‖ C2` (GM/T 0044.4 §7.2 A8) with `C1` as `04 ‖ x ‖ y`.
@@ -144,7 +152,12 @@ impl Ciphertext {
         if bytes.len() < 65 + MAC_LEN {
             return Err(Error::Encoding);
         }
-        Self::from_parts(mode, &bytes[..65], &bytes[65..65 + MAC_LEN], &bytes[65 + MAC_LEN..])
+        Self::from_parts(
+            mode,
+            &bytes[..65],
+            &bytes[65..65 + MAC_LEN],
+            &bytes[65 + MAC_LEN..],
+        )
     }
 
     /// GM/T 0080 `SM9Cipher ::= SEQUENCE { EnType INTEGER, C1 BIT STRING, C3 OCTET STRING,
@@ -164,7 +177,12 @@ impl Ciphertext {
     pub fn from_der(der: &[u8]) -> Result<Self> {
         let a = CipherAsn1::from_der(der)?;
         let mode = EncryptionMode::from_en_type(a.en_type)?;
-        Self::from_parts(mode, bit_string_bytes(&a.c1)?, a.c3.as_bytes(), a.c2.as_bytes())
+        Self::from_parts(
+            mode,
+            bit_string_bytes(&a.c1)?,
+            a.c3.as_bytes(),
+            a.c2.as_bytes(),
+        )
     }
 }
 
@@ -293,7 +311,9 @@ impl EncapsulatedKey {
 
     /// Decodes `04 ‖ x ‖ y`, checking `C ∈ G1`.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        Ok(Self { c: g1_from_bytes(bytes)? })
+        Ok(Self {
+            c: g1_from_bytes(bytes)?,
+        })
     }
 
     /// DER `BIT STRING` of `04 ‖ x ‖ y` (gmsm's form).

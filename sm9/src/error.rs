@@ -44,7 +44,9 @@ impl fmt::Display for Error {
             Error::UnknownAlgorithm => "unknown or unexpected algorithm identifier",
             Error::InvalidPoint => "point not on the curve or not in the subgroup",
             Error::InvalidScalar => "scalar out of range [1, n-1]",
-            Error::DegenerateIdentity => "t1 = H1(ID||hid) + ks is zero mod n: new master key needed",
+            Error::DegenerateIdentity => {
+                "t1 = H1(ID||hid) + ks is zero mod n: new master key needed"
+            }
             Error::KeyMismatch => "user key does not belong to this master public key",
             Error::EmptyPlaintext => "empty plaintext",
             Error::InvalidLength => "invalid length",

@@ -44,7 +44,10 @@ impl core::fmt::Debug for ExchangeKey {
 impl ExchangeKey {
     /// Precomputes the lines of `de`.
     pub fn new(key: &ExchangeUserKey) -> Self {
-        Self { key: key.clone(), prepared: G2Prepared::new(&g2_for_pairing(&key.0.de)) }
+        Self {
+            key: key.clone(),
+            prepared: G2Prepared::new(&g2_for_pairing(&key.0.de)),
+        }
     }
 
     /// The user key.
@@ -96,7 +99,15 @@ impl Drop for Shared {
 }
 
 impl Shared {
-    fn new(g1: &Gt, g2: &Gt, g3: &Gt, id_a: &[u8], id_b: &[u8], ra: &G1Affine, rb: &G1Affine) -> Self {
+    fn new(
+        g1: &Gt,
+        g2: &Gt,
+        g3: &Gt,
+        id_a: &[u8],
+        id_b: &[u8],
+        ra: &G1Affine,
+        rb: &G1Affine,
+    ) -> Self {
         Self {
             g: [g1.to_bytes(), g2.to_bytes(), g3.to_bytes()],
             id_a: id_a.to_vec(),
@@ -212,7 +223,14 @@ impl<'a> Initiator<'a> {
     ) -> Result<(Self, EphemeralPoint)> {
         check_key(key, master)?;
         let ra = ephemeral(master, peer_id, &r);
-        let s = Self { key, master, r, ra, id_a: own_id.to_vec(), id_b: peer_id.to_vec() };
+        let s = Self {
+            key,
+            master,
+            r,
+            ra,
+            id_a: own_id.to_vec(),
+            id_b: peer_id.to_vec(),
+        };
         Ok((s, EphemeralPoint(ra)))
     }
 

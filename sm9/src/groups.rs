@@ -86,17 +86,27 @@ pub(crate) fn g2_from_bytes(bytes: &[u8]) -> Result<G2Affine> {
 
 /// `n·Q = O` (public points only).
 pub(crate) fn g2_in_subgroup(q: &G2Affine) -> Choice {
-    q.to_jacobian().mul_limbs_vartime(&Sm9G2Curve::<sm_field::DefaultBackend>::ORDER).is_identity()
+    q.to_jacobian()
+        .mul_limbs_vartime(&Sm9G2Curve::<sm_field::DefaultBackend>::ORDER)
+        .is_identity()
 }
 
 /// The pairing's view of a G1 point.
 pub(crate) fn g1_for_pairing(p: &G1Affine) -> sm_pairing::G1Affine {
-    sm_pairing::G1Affine { x: p.x(), y: p.y(), infinity: bool::from(p.is_identity()) }
+    sm_pairing::G1Affine {
+        x: p.x(),
+        y: p.y(),
+        infinity: bool::from(p.is_identity()),
+    }
 }
 
 /// The pairing's view of a G2 point.
 pub(crate) fn g2_for_pairing(q: &G2Affine) -> sm_pairing::G2Affine {
-    sm_pairing::G2Affine { x: q.x(), y: q.y(), infinity: bool::from(q.is_identity()) }
+    sm_pairing::G2Affine {
+        x: q.x(),
+        y: q.y(),
+        infinity: bool::from(q.is_identity()),
+    }
 }
 
 /// `e(P, Q)`.

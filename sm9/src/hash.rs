@@ -250,13 +250,22 @@ mod tests {
     fn h1_annex_examples() {
         let v = sm_testvectors::sm9();
         let h = |p: &str| sm_testvectors::hex_at(&v, p);
-        assert_eq!(h1(b"Alice", 0x01).to_bytes().to_vec(), h("/sign_annexA/h1_H1(IDA||hid)"));
-        assert_eq!(h1(b"Alice", 0x02).to_bytes().to_vec(), h("/key_exchange_annexB/H1(Alice||02)"));
+        assert_eq!(
+            h1(b"Alice", 0x01).to_bytes().to_vec(),
+            h("/sign_annexA/h1_H1(IDA||hid)")
+        );
+        assert_eq!(
+            h1(b"Alice", 0x02).to_bytes().to_vec(),
+            h("/key_exchange_annexB/H1(Alice||02)")
+        );
         assert_eq!(
             h1(b"Bob", 0x02).to_bytes().to_vec(),
             h("/key_exchange_annexB/derived/H1(Bob||02)")
         );
-        assert_eq!(h1(b"Bob", 0x03).to_bytes().to_vec(), h("/kem_annexC/derived/H1(Bob||03)"));
+        assert_eq!(
+            h1(b"Bob", 0x03).to_bytes().to_vec(),
+            h("/kem_annexC/derived/H1(Bob||03)")
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::exchange::{EphemeralPoint, ExchangeKey, Initiator, Responder};
 use crate::keys::{scalar_from_bytes, HID_ENCRYPT};
 use crate::prepared::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey};
 use crate::{
-    Ciphertext, EncapsulatedKey, EncryptionMode, Error, MacMode, Result, Signature, SignUserKey,
+    Ciphertext, EncapsulatedKey, EncryptionMode, Error, MacMode, Result, SignUserKey, Signature,
     Signer,
 };
 

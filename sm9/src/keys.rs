@@ -79,7 +79,10 @@ macro_rules! impl_pkcs8 {
 
             /// PKCS#8 PEM (`PRIVATE KEY`).
             pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>> {
-                Ok(Zeroizing::new(pem_encode(PEM_PRIVATE_KEY, &self.to_pkcs8_der()?)?))
+                Ok(Zeroizing::new(pem_encode(
+                    PEM_PRIVATE_KEY,
+                    &self.to_pkcs8_der()?,
+                )?))
             }
 
             /// Decodes a PKCS#8 PEM (`PRIVATE KEY`).
@@ -128,7 +131,10 @@ macro_rules! impl_pkcs8 {
                 password: &[u8],
                 rng: &mut impl CryptoRngCore,
             ) -> Result<String> {
-                pem_encode(PEM_ENCRYPTED_PRIVATE_KEY, &self.to_encrypted_pkcs8_der(password, rng)?)
+                pem_encode(
+                    PEM_ENCRYPTED_PRIVATE_KEY,
+                    &self.to_encrypted_pkcs8_der(password, rng)?,
+                )
             }
 
             /// Decodes an encrypted PKCS#8 PEM (`ENCRYPTED PRIVATE KEY`).
@@ -162,13 +168,18 @@ impl SignMasterPublicKey {
 
     /// Decodes `04 ‖ x ‖ y`, checking that the point lies in G2.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        Ok(Self { ppub_s: g2_from_bytes(bytes)? })
+        Ok(Self {
+            ppub_s: g2_from_bytes(bytes)?,
+        })
     }
 
     /// `SM9SignMasterPublicKey ::= SEQUENCE { BIT STRING Ppub-s }`.
     pub fn to_der(&self) -> Result<Vec<u8>> {
         let p = self.to_bytes();
-        Ok(MasterPublicKeyAsn1 { ppub: bit_string(&p)? }.to_der()?)
+        Ok(MasterPublicKeyAsn1 {
+            ppub: bit_string(&p)?,
+        }
+        .to_der()?)
     }
 
     /// Decodes [`to_der`](Self::to_der)'s format.
@@ -197,7 +208,9 @@ pub struct SignMasterKey {
 
 impl core::fmt::Debug for SignMasterKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SignMasterKey").field("public", &self.public).finish_non_exhaustive()
+        f.debug_struct("SignMasterKey")
+            .field("public", &self.public)
+            .finish_non_exhaustive()
     }
 }
 
@@ -216,7 +229,10 @@ impl SignMasterKey {
 
     fn from_scalar(ks: Scalar) -> Self {
         let ppub_s = mul_p2(&ks).to_affine();
-        Self { ks, public: SignMasterPublicKey { ppub_s } }
+        Self {
+            ks,
+            public: SignMasterPublicKey { ppub_s },
+        }
     }
 
     /// Imports `ks` (32 bytes big-endian, in `[1, n − 1]`).
@@ -244,7 +260,10 @@ impl SignMasterKey {
         let mut t2 = extraction_scalar(&self.ks, id, hid)?;
         let ds = mul_p1(&t2).to_affine();
         t2.zeroize();
-        Ok(SignUserKey { ds, ppub_s: self.public.ppub_s })
+        Ok(SignUserKey {
+            ds,
+            ppub_s: self.public.ppub_s,
+        })
     }
 
     /// `SM9SignMasterKey ::= SEQUENCE { INTEGER ks, BIT STRING Ppub-s }`.
@@ -267,7 +286,10 @@ impl SignMasterKey {
 
 fn master_key_der(k: &Scalar, ppub: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
     let kb = Zeroizing::new(k.to_bytes());
-    let a = MasterKeyAsn1 { k: der::asn1::UintRef::new(&kb[..])?, ppub: bit_string(ppub)? };
+    let a = MasterKeyAsn1 {
+        k: der::asn1::UintRef::new(&kb[..])?,
+        ppub: bit_string(ppub)?,
+    };
     Ok(Zeroizing::new(a.to_der()?))
 }
 
@@ -297,7 +319,10 @@ impl ZeroizeOnDrop for SignUserKey {}
 impl SignUserKey {
     /// Builds the key from `ds` (`04 ‖ x ‖ y`, 65 bytes) and the master public key.
     pub fn from_parts(ds: &[u8], master: &SignMasterPublicKey) -> Result<Self> {
-        Ok(Self { ds: g1_from_bytes(ds)?, ppub_s: master.ppub_s })
+        Ok(Self {
+            ds: g1_from_bytes(ds)?,
+            ppub_s: master.ppub_s,
+        })
     }
 
     /// `ds` as `04 ‖ x ‖ y`.
@@ -307,14 +332,22 @@ impl SignUserKey {
 
     /// The master public key stored with the key.
     pub fn master_public_key(&self) -> SignMasterPublicKey {
-        SignMasterPublicKey { ppub_s: self.ppub_s }
+        SignMasterPublicKey {
+            ppub_s: self.ppub_s,
+        }
     }
 
     /// `SM9SignPrivateKey ::= SEQUENCE { BIT STRING ds, BIT STRING Ppub-s }`.
     pub fn to_der(&self) -> Result<Zeroizing<Vec<u8>>> {
         let d = self.ds_bytes();
         let p = g2_to_bytes(&self.ppub_s);
-        Ok(Zeroizing::new(UserKeyAsn1 { d: bit_string(&d[..])?, ppub: bit_string(&p)? }.to_der()?))
+        Ok(Zeroizing::new(
+            UserKeyAsn1 {
+                d: bit_string(&d[..])?,
+                ppub: bit_string(&p)?,
+            }
+            .to_der()?,
+        ))
     }
 
     /// Decodes [`to_der`](Self::to_der)'s format.
@@ -349,13 +382,18 @@ impl EncMasterPublicKey {
 
     /// Decodes `04 ‖ x ‖ y`, checking that the point lies in G1.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        Ok(Self { ppub_e: g1_from_bytes(bytes)? })
+        Ok(Self {
+            ppub_e: g1_from_bytes(bytes)?,
+        })
     }
 
     /// `SM9EncMasterPublicKey ::= SEQUENCE { BIT STRING Ppub-e }`.
     pub fn to_der(&self) -> Result<Vec<u8>> {
         let p = self.to_bytes();
-        Ok(MasterPublicKeyAsn1 { ppub: bit_string(&p)? }.to_der()?)
+        Ok(MasterPublicKeyAsn1 {
+            ppub: bit_string(&p)?,
+        }
+        .to_der()?)
     }
 
     /// Decodes [`to_der`](Self::to_der)'s format.
@@ -385,7 +423,9 @@ pub struct EncMasterKey {
 
 impl core::fmt::Debug for EncMasterKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("EncMasterKey").field("public", &self.public).finish_non_exhaustive()
+        f.debug_struct("EncMasterKey")
+            .field("public", &self.public)
+            .finish_non_exhaustive()
     }
 }
 
@@ -404,7 +444,10 @@ impl EncMasterKey {
 
     fn from_scalar(ke: Scalar) -> Self {
         let ppub_e = mul_p1(&ke).to_affine();
-        Self { ke, public: EncMasterPublicKey { ppub_e } }
+        Self {
+            ke,
+            public: EncMasterPublicKey { ppub_e },
+        }
     }
 
     /// Imports `ke` (32 bytes big-endian, in `[1, n − 1]`).
@@ -436,7 +479,10 @@ impl EncMasterKey {
 
     /// The decryption key of `id` for another `hid` byte.
     pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<EncUserKey> {
-        Ok(EncUserKey { de: self.extract_de(id, hid)?, ppub_e: self.public.ppub_e })
+        Ok(EncUserKey {
+            de: self.extract_de(id, hid)?,
+            ppub_e: self.public.ppub_e,
+        })
     }
 
     /// The key-exchange key of `id` (hid = 0x02).
@@ -491,7 +537,10 @@ impl ZeroizeOnDrop for EncUserKey {}
 impl EncUserKey {
     /// Builds the key from `de` (`04 ‖ x ‖ y`, 129 bytes) and the master public key.
     pub fn from_parts(de: &[u8], master: &EncMasterPublicKey) -> Result<Self> {
-        Ok(Self { de: g2_from_bytes(de)?, ppub_e: master.ppub_e })
+        Ok(Self {
+            de: g2_from_bytes(de)?,
+            ppub_e: master.ppub_e,
+        })
     }
 
     /// `de` as `04 ‖ x ‖ y`.
@@ -501,14 +550,22 @@ impl EncUserKey {
 
     /// The master public key stored with the key.
     pub fn master_public_key(&self) -> EncMasterPublicKey {
-        EncMasterPublicKey { ppub_e: self.ppub_e }
+        EncMasterPublicKey {
+            ppub_e: self.ppub_e,
+        }
     }
 
     /// `SM9EncPrivateKey ::= SEQUENCE { BIT STRING de, BIT STRING Ppub-e }`.
     pub fn to_der(&self) -> Result<Zeroizing<Vec<u8>>> {
         let d = self.de_bytes();
         let p = g1_to_bytes(&self.ppub_e);
-        Ok(Zeroizing::new(UserKeyAsn1 { d: bit_string(&d[..])?, ppub: bit_string(&p)? }.to_der()?))
+        Ok(Zeroizing::new(
+            UserKeyAsn1 {
+                d: bit_string(&d[..])?,
+                ppub: bit_string(&p)?,
+            }
+            .to_der()?,
+        ))
     }
 
     /// Decodes [`to_der`](Self::to_der)'s format.

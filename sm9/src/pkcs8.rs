@@ -62,7 +62,10 @@ impl KeyKind {
 /// `PrivateKeyInfo` DER around the key's own DER.
 pub(crate) fn wrap(kind: KeyKind, key_der: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
     let (oid, param) = kind.algorithm();
-    let algorithm = AlgorithmIdentifierRef { oid, parameters: param.map(AnyRef::from) };
+    let algorithm = AlgorithmIdentifierRef {
+        oid,
+        parameters: param.map(AnyRef::from),
+    };
     let pki = PrivateKeyInfo::new(algorithm, key_der);
     Ok(Zeroizing::new(pki.to_der()?))
 }
@@ -162,10 +165,16 @@ pub(crate) fn encrypt(
                         salt: OctetStringRef::new(salt)?,
                         iteration_count: iterations,
                         key_length: Some(16),
-                        prf: Some(AlgorithmIdentifierRef { oid: OID_HMAC_SM3, parameters: None }),
+                        prf: Some(AlgorithmIdentifierRef {
+                            oid: OID_HMAC_SM3,
+                            parameters: None,
+                        }),
                     },
                 },
-                encryption: Sm4CbcAlgorithm { oid: OID_SM4_CBC, iv: OctetStringRef::new(iv)? },
+                encryption: Sm4CbcAlgorithm {
+                    oid: OID_SM4_CBC,
+                    iv: OctetStringRef::new(iv)?,
+                },
             },
         },
         encrypted_data: OctetStringRef::new(&data)?,
@@ -186,8 +195,7 @@ pub(crate) fn decrypt(epki_der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<
     }
     let kdf = &alg.params.kdf.params;
     match kdf.prf {
-        Some(prf)
-            if prf.oid == OID_HMAC_SM3 && prf.parameters.map_or(true, |p| p.is_null()) => {}
+        Some(prf) if prf.oid == OID_HMAC_SM3 && prf.parameters.is_none_or(|p| p.is_null()) => {}
         _ => return Err(Error::UnknownAlgorithm),
     }
     if kdf.key_length.is_some_and(|l| l != 16) {
@@ -196,8 +204,13 @@ pub(crate) fn decrypt(epki_der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<
     if kdf.iteration_count == 0 || kdf.iteration_count > MAX_PBKDF2_ITERATIONS {
         return Err(Error::InvalidLength);
     }
-    let iv: &[u8; 16] =
-        alg.params.encryption.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
+    let iv: &[u8; 16] = alg
+        .params
+        .encryption
+        .iv
+        .as_bytes()
+        .try_into()
+        .map_err(|_| Error::Encoding)?;
     let key = derive_key(password, kdf.salt.as_bytes(), kdf.iteration_count)?;
     let dec = cbc::Decryptor::<sm4::Sm4>::new((&*key).into(), iv.into());
     let mut plain = dec

@@ -8,8 +8,8 @@
 //! Per user decryption key, [`DecryptionKey`](crate::DecryptionKey) holds the `G2Prepared`
 //! lines of `de`; it is owned by the key object and never cached globally.
 
-use sm_curve::{CombTable, PrecomputedTable};
 use sm_curve::sm9::Sm9G1Curve;
+use sm_curve::{CombTable, PrecomputedTable};
 use sm_pairing::GtTable;
 
 use crate::groups::{
@@ -29,7 +29,9 @@ pub struct PreparedSignMasterPublicKey {
 
 impl core::fmt::Debug for PreparedSignMasterPublicKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PreparedSignMasterPublicKey").field("public", &self.public).finish()
+        f.debug_struct("PreparedSignMasterPublicKey")
+            .field("public", &self.public)
+            .finish()
     }
 }
 
@@ -38,7 +40,11 @@ impl PreparedSignMasterPublicKey {
     pub fn new(public: &SignMasterPublicKey) -> Self {
         let ppub_lines = G2Prepared::new(&g2_for_pairing(&public.ppub_s));
         let g = sm_pairing::pairing_prepared(&g1_for_pairing(&p1()), &ppub_lines);
-        Self { public: *public, g_table: GtTable::new(&g), ppub_lines }
+        Self {
+            public: *public,
+            g_table: GtTable::new(&g),
+            ppub_lines,
+        }
     }
 
     /// The master public key.
@@ -75,7 +81,9 @@ pub struct PreparedEncMasterPublicKey {
 
 impl core::fmt::Debug for PreparedEncMasterPublicKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PreparedEncMasterPublicKey").field("public", &self.public).finish()
+        f.debug_struct("PreparedEncMasterPublicKey")
+            .field("public", &self.public)
+            .finish()
     }
 }
 

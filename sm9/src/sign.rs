@@ -46,7 +46,10 @@ impl Signature {
     /// and `S ∈ G1`.
     pub fn from_parts(h: &[u8], s: &[u8]) -> Result<Self> {
         let h: &[u8; 32] = h.try_into().map_err(|_| Error::Encoding)?;
-        Ok(Self { h: scalar_from_bytes(h)?, s: g1_from_bytes(s)? })
+        Ok(Self {
+            h: scalar_from_bytes(h)?,
+            s: g1_from_bytes(s)?,
+        })
     }
 
     /// `h` as 32 bytes big-endian.
@@ -79,7 +82,11 @@ impl Signature {
     pub fn to_der(&self) -> Result<Vec<u8>> {
         let h = self.h_bytes();
         let s = self.s_bytes();
-        Ok(SignatureAsn1 { h: octet_string(&h)?, s: bit_string(&s)? }.to_der()?)
+        Ok(SignatureAsn1 {
+            h: octet_string(&h)?,
+            s: bit_string(&s)?,
+        }
+        .to_der()?)
     }
 
     /// Decodes [`to_der`](Self::to_der)'s format (strict DER, no trailing bytes).
@@ -111,7 +118,11 @@ impl<'a> Signer<'a> {
     /// for; [`Error::KeyMismatch`] otherwise).
     pub fn new(key: &'a SignUserKey, master: &'a PreparedSignMasterPublicKey) -> Result<Self> {
         check_key(key, master)?;
-        Ok(Self { key, master, hash: HashToRange::new(H2_PREFIX) })
+        Ok(Self {
+            key,
+            master,
+            hash: HashToRange::new(H2_PREFIX),
+        })
     }
 
     /// Appends a chunk of the message.
@@ -187,7 +198,11 @@ pub struct Verifier<'a> {
 
 impl<'a> Verifier<'a> {
     /// Starts verifying `signature` by `id` (hid = 0x01) under `master`.
-    pub fn new(master: &'a PreparedSignMasterPublicKey, id: &'a [u8], signature: &Signature) -> Self {
+    pub fn new(
+        master: &'a PreparedSignMasterPublicKey,
+        id: &'a [u8],
+        signature: &Signature,
+    ) -> Self {
         Self::with_hid(master, id, HID_SIGN, signature)
     }
 
@@ -198,7 +213,13 @@ impl<'a> Verifier<'a> {
         hid: u8,
         signature: &Signature,
     ) -> Self {
-        Self { master, id, hid, signature: *signature, hash: HashToRange::new(H2_PREFIX) }
+        Self {
+            master,
+            id,
+            hid,
+            signature: *signature,
+            hash: HashToRange::new(H2_PREFIX),
+        }
     }
 
     /// Appends a chunk of the message.
@@ -227,7 +248,10 @@ pub(crate) fn verify_with_h1(
     h1: &Scalar,
 ) -> Result<()> {
     let s = G1Jacobian::from(signature.s);
-    let pts = [s.mul_vartime(h1), s.add_vartime(&mul_p1_vartime(&signature.h))];
+    let pts = [
+        s.mul_vartime(h1),
+        s.add_vartime(&mul_p1_vartime(&signature.h)),
+    ];
     let mut aff = [G1Affine::IDENTITY; 2];
     G1Jacobian::batch_to_affine(&pts, &mut aff);
     let w = with_p2_prepared(|p2| {

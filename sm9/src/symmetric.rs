@@ -85,8 +85,10 @@ impl EncryptionMode {
     pub(crate) const fn c2_len_ok(self, c2_len: usize) -> bool {
         match self {
             EncryptionMode::KdfStream => c2_len > 0,
-            EncryptionMode::Sm4Ecb => c2_len > 0 && c2_len % SM4_BLOCK_LEN == 0,
-            EncryptionMode::Sm4Cbc => c2_len >= 2 * SM4_BLOCK_LEN && c2_len % SM4_BLOCK_LEN == 0,
+            EncryptionMode::Sm4Ecb => c2_len > 0 && c2_len.is_multiple_of(SM4_BLOCK_LEN),
+            EncryptionMode::Sm4Cbc => {
+                c2_len >= 2 * SM4_BLOCK_LEN && c2_len.is_multiple_of(SM4_BLOCK_LEN)
+            }
         }
     }
 }
@@ -153,12 +155,14 @@ pub(crate) fn open(mode: EncryptionMode, k1: &[u8], c2: &[u8]) -> Result<Vec<u8>
         EncryptionMode::KdfStream => Ok(c2.iter().zip(k1).map(|(a, b)| a ^ b).collect()),
         EncryptionMode::Sm4Ecb => {
             let dec = ecb::Decryptor::<sm4::Sm4>::new(k1.into());
-            dec.decrypt_padded_vec_mut::<Pkcs7>(c2).map_err(|_| Error::Decryption)
+            dec.decrypt_padded_vec_mut::<Pkcs7>(c2)
+                .map_err(|_| Error::Decryption)
         }
         EncryptionMode::Sm4Cbc => {
             let (iv, body) = c2.split_at(SM4_BLOCK_LEN);
             let dec = cbc::Decryptor::<sm4::Sm4>::new(k1.into(), iv.into());
-            dec.decrypt_padded_vec_mut::<Pkcs7>(body).map_err(|_| Error::Decryption)
+            dec.decrypt_padded_vec_mut::<Pkcs7>(body)
+                .map_err(|_| Error::Decryption)
         }
     }
 }
@@ -176,12 +180,18 @@ mod tests {
         // KDF stream mode.
         let c2 = seal(EncryptionMode::KdfStream, &h("xor_mode/K1"), &m, &[0; 16]);
         assert_eq!(c2, h("xor_mode/C2"));
-        assert_eq!(MacMode::Sm3.mac(&h("xor_mode/K2"), &c2).to_vec(), h("xor_mode/C3=SM3(C2||K2)"));
+        assert_eq!(
+            MacMode::Sm3.mac(&h("xor_mode/K2"), &c2).to_vec(),
+            h("xor_mode/C3=SM3(C2||K2)")
+        );
         assert_eq!(
             MacMode::HmacSm3.mac(&h("xor_mode/K2"), &c2).to_vec(),
             h("xor_mode/GmSSL_v3_C3=HMAC-SM3(K2,C2)_NONSTANDARD (derived)")
         );
-        assert_eq!(open(EncryptionMode::KdfStream, &h("xor_mode/K1"), &c2).unwrap(), m);
+        assert_eq!(
+            open(EncryptionMode::KdfStream, &h("xor_mode/K1"), &c2).unwrap(),
+            m
+        );
         // SM4-ECB mode.
         let k1 = h("sm4_ecb_pkcs7_mode/K1_sm4_key");
         let c2 = seal(EncryptionMode::Sm4Ecb, &k1, &m, &[0; 16]);
@@ -199,7 +209,11 @@ mod tests {
         let iv = [9u8; 16];
         for len in [1usize, 15, 16, 17, 100] {
             let m = vec![0xA5u8; len];
-            for mode in [EncryptionMode::KdfStream, EncryptionMode::Sm4Ecb, EncryptionMode::Sm4Cbc] {
+            for mode in [
+                EncryptionMode::KdfStream,
+                EncryptionMode::Sm4Ecb,
+                EncryptionMode::Sm4Cbc,
+            ] {
                 let k = vec![3u8; mode.k1_len_for_plaintext(len)];
                 let c2 = seal(mode, &k, &m, &iv);
                 assert_eq!(c2.len(), mode.c2_len(len));
@@ -210,13 +224,24 @@ mod tests {
             let c2 = seal(EncryptionMode::Sm4Cbc, &k1, &m, &iv);
             assert_eq!(&c2[..16], &iv);
         }
-        assert_eq!(open(EncryptionMode::Sm4Ecb, &k1, &[0u8; 15]), Err(Error::Decryption));
-        assert_eq!(open(EncryptionMode::Sm4Cbc, &k1, &[0u8; 16]), Err(Error::Decryption));
+        assert_eq!(
+            open(EncryptionMode::Sm4Ecb, &k1, &[0u8; 15]),
+            Err(Error::Decryption)
+        );
+        assert_eq!(
+            open(EncryptionMode::Sm4Cbc, &k1, &[0u8; 16]),
+            Err(Error::Decryption)
+        );
         // Wrong key: padding check fails (or, rarely, garbage; never a panic).
         let c2 = seal(EncryptionMode::Sm4Ecb, &k1, b"hello", &iv);
         let _ = open(EncryptionMode::Sm4Ecb, &[8u8; 16], &c2);
         for t in 0..=255u8 {
-            assert_eq!(EncryptionMode::from_en_type(t).map(|m| m.en_type()).unwrap_or(t), t);
+            assert_eq!(
+                EncryptionMode::from_en_type(t)
+                    .map(|m| m.en_type())
+                    .unwrap_or(t),
+                t
+            );
         }
     }
 

@@ -25,13 +25,20 @@ fn python() -> &'static Path {
         if let Some(p) = std::env::var_os("SM_PEERS_PYTHON") {
             return PathBuf::from(p);
         }
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .unwrap()
+            .to_path_buf();
         let venv = root.join("target").join("peers-venv");
         let py = venv.join("bin").join("python");
         let stamp = venv.join(".installed");
         let want = PEERS.join(" ");
         if std::fs::read_to_string(&stamp).ok().as_deref() != Some(want.as_str()) {
-            let ok = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().unwrap();
+            let ok = Command::new("python3")
+                .args(["-m", "venv"])
+                .arg(&venv)
+                .status()
+                .unwrap();
             assert!(ok.success(), "python3 -m venv failed");
             let ok = Command::new(&py)
                 .args(["-m", "pip", "install", "--quiet"])
@@ -47,14 +54,23 @@ fn python() -> &'static Path {
 
 /// Runs `script` with `args`; returns stdout lines (hex values by convention).
 fn py(script: &str, args: &[&str]) -> Vec<String> {
-    let out = Command::new(python()).arg("-c").arg(script).args(args).output().unwrap();
+    let out = Command::new(python())
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "python failed:\n{}\n{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout).unwrap().lines().map(str::to_owned).collect()
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 fn unhex(s: &str) -> Vec<u8> {
@@ -120,8 +136,15 @@ fn gmalg_encryption_kem_exchange() {
     let bob_dk = bob.prepare();
     let msg = b"standard MAC interop";
     // gmalg encrypts (KDF stream, SM3 MAC), decapsulates our KEM, decrypts our ciphertext.
-    let ct = sm9::encrypt(&master, b"Bob", msg, EncryptionMode::KdfStream, MacMode::Sm3, &mut rng)
-        .unwrap();
+    let ct = sm9::encrypt(
+        &master,
+        b"Bob",
+        msg,
+        EncryptionMode::KdfStream,
+        MacMode::Sm3,
+        &mut rng,
+    )
+    .unwrap();
     let (k, c) = sm9::encapsulate(&master, b"Bob", 40, &mut rng).unwrap();
     let out = py(
         r#"
@@ -136,15 +159,27 @@ print(bob.decrypt(ct).hex())
 print(bob.decapsulate(c, 40).hex())
 K, C = bob.encapsulate(24, b"Bob"); print(K.hex()); print(C.hex())
 "#,
-        &[&hex::encode(kgc.to_bytes()), &mpk, &hex::encode(msg), &hex::encode(ct.to_bytes()), &hex::encode(c.to_bytes())],
+        &[
+            &hex::encode(kgc.to_bytes()),
+            &mpk,
+            &hex::encode(msg),
+            &hex::encode(ct.to_bytes()),
+            &hex::encode(c.to_bytes()),
+        ],
     );
     assert_eq!(unhex(&out[0]), bob.de_bytes().to_vec());
     let theirs = sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &unhex(&out[1])).unwrap();
-    assert_eq!(&sm9::decrypt(&bob_dk, b"Bob", &theirs, MacMode::Sm3).unwrap()[..], msg);
+    assert_eq!(
+        &sm9::decrypt(&bob_dk, b"Bob", &theirs, MacMode::Sm3).unwrap()[..],
+        msg
+    );
     assert_eq!(unhex(&out[2]), msg);
     assert_eq!(unhex(&out[3]), k.to_vec());
     let c2 = sm9::EncapsulatedKey::from_bytes(&unhex(&out[5])).unwrap();
-    assert_eq!(sm9::decapsulate(&bob_dk, b"Bob", &c2, 24).unwrap().to_vec(), unhex(&out[4]));
+    assert_eq!(
+        sm9::decapsulate(&bob_dk, b"Bob", &c2, 24).unwrap().to_vec(),
+        unhex(&out[4])
+    );
 
     // Key exchange: we are A (initiator), gmalg is B (responder); session keys agree.
     let alice = kgc.extract_exchange(b"Alice").unwrap().prepare();
@@ -160,7 +195,11 @@ r, R = bob.begin_key_exchange(b"Alice")
 print(R.hex())
 print(bob.end_key_exchange(20, r, R, b"Alice", ra, gmalg.KEYXCHG_MODE.RESPONDER).hex())
 "#,
-        &[&hex::encode(kgc.to_bytes()), &mpk, &hex::encode(ra.to_bytes())],
+        &[
+            &hex::encode(kgc.to_bytes()),
+            &mpk,
+            &hex::encode(ra.to_bytes()),
+        ],
     );
     let rb = sm9::EphemeralPoint::from_bytes(&unhex(&out[0])).unwrap();
     let (ska, _sa) = a.finish(&rb, None, 20).unwrap();
@@ -190,15 +229,28 @@ print(k.encrypt_to_der("secret pw").hex())
     assert_eq!(bob.de_bytes(), kgc.extract(b"Bob").unwrap().de_bytes());
     let bob_dk = bob.prepare();
     let ct = sm9::Ciphertext::from_der(&unhex(&out[3])).unwrap();
-    assert_eq!(&sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::HmacSm3).unwrap()[..], b"from GmSSL");
-    assert_eq!(sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::Sm3).unwrap_err(), sm9::Error::Decryption);
+    assert_eq!(
+        &sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::HmacSm3).unwrap()[..],
+        b"from GmSSL"
+    );
+    assert_eq!(
+        sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::Sm3).unwrap_err(),
+        sm9::Error::Decryption
+    );
     let enc = sm9::EncUserKey::from_encrypted_pkcs8_der(&unhex(&out[4]), b"secret pw").unwrap();
     assert_eq!(enc.de_bytes(), bob.de_bytes());
 
     // We encrypt (GmSSL MAC) and export keys; GmSSL reads and decrypts.
     let master = mpk.prepare();
-    let ours = sm9::encrypt(&master, b"Bob", b"from Rust", EncryptionMode::KdfStream, MacMode::HmacSm3, &mut rng)
-        .unwrap();
+    let ours = sm9::encrypt(
+        &master,
+        b"Bob",
+        b"from Rust",
+        EncryptionMode::KdfStream,
+        MacMode::HmacSm3,
+        &mut rng,
+    )
+    .unwrap();
     let kgc2 = sm9::EncMasterKey::generate(&mut rng);
     let carol = kgc2.extract(b"Carol").unwrap();
     let carol_ct = sm9::encrypt(

@@ -53,8 +53,14 @@ fn annex_a_signature() {
         ver.update(c);
     }
     ver.verify().unwrap();
-    assert_eq!(sm9::verify(&master, b"Bob", &m, &sig), Err(sm9::Error::Verification));
-    assert_eq!(sm9::verify(&master, &id, b"other", &sig), Err(sm9::Error::Verification));
+    assert_eq!(
+        sm9::verify(&master, b"Bob", &m, &sig),
+        Err(sm9::Error::Verification)
+    );
+    assert_eq!(
+        sm9::verify(&master, &id, b"other", &sig),
+        Err(sm9::Error::Verification)
+    );
 }
 
 #[test]
@@ -113,22 +119,34 @@ fn annex_b_key_exchange_rejects_tampering() {
     let (a_state, _) = start();
     let (_, rb, mut sb) = respond();
     sb[0] ^= 1;
-    assert_eq!(a_state.finish(&rb, Some(&sb), 16).unwrap_err(), sm9::Error::KeyConfirmation);
+    assert_eq!(
+        a_state.finish(&rb, Some(&sb), 16).unwrap_err(),
+        sm9::Error::KeyConfirmation
+    );
     // Tampered SA.
     let (a_state, _) = start();
     let (b_state, rb, sb) = respond();
     let (_, mut sa) = a_state.finish(&rb, Some(&sb), 16).unwrap();
     sa[31] ^= 0x80;
-    assert_eq!(b_state.confirm(&sa, 16).unwrap_err(), sm9::Error::KeyConfirmation);
+    assert_eq!(
+        b_state.confirm(&sa, 16).unwrap_err(),
+        sm9::Error::KeyConfirmation
+    );
     // A different RB (wrong responder identity): SB does not match.
     let (a_state, _) = start();
     let (_, _, sb) = respond();
     let other = sm9::EphemeralPoint::from_bytes(&pt(b("RA"))).unwrap();
-    assert_eq!(a_state.finish(&other, Some(&sb), 16).unwrap_err(), sm9::Error::KeyConfirmation);
+    assert_eq!(
+        a_state.finish(&other, Some(&sb), 16).unwrap_err(),
+        sm9::Error::KeyConfirmation
+    );
     // Off-curve RA is rejected when decoded.
     let mut bad = pt(b("RA"));
     bad[64] ^= 1;
-    assert_eq!(sm9::EphemeralPoint::from_bytes(&bad).unwrap_err(), sm9::Error::InvalidPoint);
+    assert_eq!(
+        sm9::EphemeralPoint::from_bytes(&bad).unwrap_err(),
+        sm9::Error::InvalidPoint
+    );
 }
 
 #[test]
@@ -145,10 +163,19 @@ fn annex_c_kem() {
     assert_eq!(enc.to_bytes().to_vec(), pt(c("C")));
     assert_eq!(k.to_vec(), c("K"));
     let bob = bob.prepare();
-    assert_eq!(sm9::decapsulate(&bob, b"Bob", &enc, 32).unwrap().to_vec(), c("K"));
+    assert_eq!(
+        sm9::decapsulate(&bob, b"Bob", &enc, 32).unwrap().to_vec(),
+        c("K")
+    );
     // A shorter key is a prefix of the KDF stream.
-    assert_eq!(sm9::decapsulate(&bob, b"Bob", &enc, 7).unwrap().to_vec(), c("K")[..7].to_vec());
-    assert_eq!(sm9::decapsulate(&bob, b"Bob", &enc, 0).unwrap_err(), sm9::Error::InvalidLength);
+    assert_eq!(
+        sm9::decapsulate(&bob, b"Bob", &enc, 7).unwrap().to_vec(),
+        c("K")[..7].to_vec()
+    );
+    assert_eq!(
+        sm9::decapsulate(&bob, b"Bob", &enc, 0).unwrap_err(),
+        sm9::Error::InvalidLength
+    );
 }
 
 #[test]
@@ -181,9 +208,20 @@ fn annex_d_encryption() {
     raw.extend(d("xor_mode/C2"));
     assert_eq!(ct.to_bytes(), raw);
     let parsed = sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &raw).unwrap();
-    assert_eq!(sm9::decrypt(&bob, b"Bob", &parsed, MacMode::Sm3).unwrap().to_vec(), m);
-    assert_eq!(sm9::decrypt(&bob, b"Bob", &parsed, MacMode::HmacSm3).unwrap_err(), sm9::Error::Decryption);
-    assert_eq!(sm9::decrypt(&bob, b"Alice", &parsed, MacMode::Sm3).unwrap_err(), sm9::Error::Decryption);
+    assert_eq!(
+        sm9::decrypt(&bob, b"Bob", &parsed, MacMode::Sm3)
+            .unwrap()
+            .to_vec(),
+        m
+    );
+    assert_eq!(
+        sm9::decrypt(&bob, b"Bob", &parsed, MacMode::HmacSm3).unwrap_err(),
+        sm9::Error::Decryption
+    );
+    assert_eq!(
+        sm9::decrypt(&bob, b"Alice", &parsed, MacMode::Sm3).unwrap_err(),
+        sm9::Error::Decryption
+    );
     // GmSSL's MAC over the same C1/C2.
     let gm = hazmat::encrypt_with_nonce(
         &master,
@@ -195,29 +233,64 @@ fn annex_d_encryption() {
         &[0; 16],
     )
     .unwrap();
-    assert_eq!(gm.c3().to_vec(), d("xor_mode/GmSSL_v3_C3=HMAC-SM3(K2,C2)_NONSTANDARD (derived)"));
+    assert_eq!(
+        gm.c3().to_vec(),
+        d("xor_mode/GmSSL_v3_C3=HMAC-SM3(K2,C2)_NONSTANDARD (derived)")
+    );
     // SM4-ECB mode.
-    let ct =
-        hazmat::encrypt_with_nonce(&master, b"Bob", &m, EncryptionMode::Sm4Ecb, MacMode::Sm3, &r, &[0; 16])
-            .unwrap();
+    let ct = hazmat::encrypt_with_nonce(
+        &master,
+        b"Bob",
+        &m,
+        EncryptionMode::Sm4Ecb,
+        MacMode::Sm3,
+        &r,
+        &[0; 16],
+    )
+    .unwrap();
     assert_eq!(ct.c1_bytes().to_vec(), pt(d("C1")));
     assert_eq!(ct.c2().to_vec(), d("sm4_ecb_pkcs7_mode/C2"));
     assert_eq!(ct.c3().to_vec(), d("sm4_ecb_pkcs7_mode/C3=SM3(C2||K2)"));
-    assert_eq!(sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3).unwrap().to_vec(), m);
+    assert_eq!(
+        sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3)
+            .unwrap()
+            .to_vec(),
+        m
+    );
     let der = ct.to_der().unwrap();
     assert_eq!(sm9::Ciphertext::from_der(&der).unwrap(), ct);
     // SM4-CBC round trip with a fixed IV.
-    let ct =
-        hazmat::encrypt_with_nonce(&master, b"Bob", &m, EncryptionMode::Sm4Cbc, MacMode::Sm3, &r, &[5; 16])
-            .unwrap();
+    let ct = hazmat::encrypt_with_nonce(
+        &master,
+        b"Bob",
+        &m,
+        EncryptionMode::Sm4Cbc,
+        MacMode::Sm3,
+        &r,
+        &[5; 16],
+    )
+    .unwrap();
     assert_eq!(&ct.c2()[..16], &[5; 16]);
     let back = sm9::Ciphertext::from_der(&ct.to_der().unwrap()).unwrap();
     assert_eq!(back.mode(), EncryptionMode::Sm4Cbc);
-    assert_eq!(sm9::decrypt(&bob, b"Bob", &back, MacMode::Sm3).unwrap().to_vec(), m);
+    assert_eq!(
+        sm9::decrypt(&bob, b"Bob", &back, MacMode::Sm3)
+            .unwrap()
+            .to_vec(),
+        m
+    );
     // Empty plaintext is refused.
     assert_eq!(
-        hazmat::encrypt_with_nonce(&master, b"Bob", b"", EncryptionMode::KdfStream, MacMode::Sm3, &r, &[0; 16])
-            .unwrap_err(),
+        hazmat::encrypt_with_nonce(
+            &master,
+            b"Bob",
+            b"",
+            EncryptionMode::KdfStream,
+            MacMode::Sm3,
+            &r,
+            &[0; 16]
+        )
+        .unwrap_err(),
         sm9::Error::EmptyPlaintext
     );
 }
@@ -229,24 +302,42 @@ fn gmsm_der_examples() {
     // Master public keys as bare BIT STRINGs.
     let bs = |b: &[u8]| -> Vec<u8> {
         use der::Decode;
-        der::asn1::BitStringRef::from_der(b).unwrap().as_bytes().unwrap().to_vec()
+        der::asn1::BitStringRef::from_der(b)
+            .unwrap()
+            .as_bytes()
+            .unwrap()
+            .to_vec()
     };
-    let spk = sm9::SignMasterPublicKey::from_bytes(&bs(&g("sign_master_public_key_BITSTRING"))).unwrap();
+    let spk =
+        sm9::SignMasterPublicKey::from_bytes(&bs(&g("sign_master_public_key_BITSTRING"))).unwrap();
     let master = spk.prepare();
-    let sig = sm9::Signature::from_der(&g("signature_DER_valid_for_Alice_hid01_M_Chinese_IBS_standard")).unwrap();
+    let sig = sm9::Signature::from_der(&g(
+        "signature_DER_valid_for_Alice_hid01_M_Chinese_IBS_standard",
+    ))
+    .unwrap();
     sm9::verify(&master, b"Alice", b"Chinese IBS standard", &sig).unwrap();
-    assert_eq!(sig.to_der().unwrap(), g("signature_DER_valid_for_Alice_hid01_M_Chinese_IBS_standard"));
+    assert_eq!(
+        sig.to_der().unwrap(),
+        g("signature_DER_valid_for_Alice_hid01_M_Chinese_IBS_standard")
+    );
 
-    let epk = sm9::EncMasterPublicKey::from_bytes(&bs(&g("enc_master_public_key_BITSTRING"))).unwrap();
+    let epk =
+        sm9::EncMasterPublicKey::from_bytes(&bs(&g("enc_master_public_key_BITSTRING"))).unwrap();
     let bob = sm9::EncUserKey::from_parts(&bs(&g("enc_user_private_key_Bob_BITSTRING")), &epk)
         .unwrap()
         .prepare();
     let c = sm9::EncapsulatedKey::from_der(&g("kem_C_BITSTRING_for_Bob")).unwrap();
     assert_eq!(c.to_der().unwrap(), g("kem_C_BITSTRING_for_Bob"));
-    assert_eq!(sm9::decapsulate(&bob, b"Bob", &c, 32).unwrap().to_vec(), g("kem_K_32bytes"));
+    assert_eq!(
+        sm9::decapsulate(&bob, b"Bob", &c, 32).unwrap().to_vec(),
+        g("kem_K_32bytes")
+    );
     let der = g("ciphertext_DER_XOR_standardMAC (SEQUENCE{INTEGER 0, BIT STRING C1, OCTET STRING C3, OCTET STRING C2})");
     let ct = sm9::Ciphertext::from_der(&der).unwrap();
     assert_eq!(ct.to_der().unwrap(), der);
-    assert_eq!(&sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3).unwrap()[..], b"Chinese IBE standard");
+    assert_eq!(
+        &sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3).unwrap()[..],
+        b"Chinese IBE standard"
+    );
     let _ = hex("00");
 }

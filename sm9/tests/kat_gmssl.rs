@@ -10,7 +10,10 @@ fn arr<const N: usize>(b: &[u8]) -> [u8; N] {
 }
 
 fn s(c: &serde_json::Value, p: &str) -> String {
-    c.pointer(p).and_then(|v| v.as_str()).unwrap_or_else(|| panic!("missing {p}")).to_string()
+    c.pointer(p)
+        .and_then(|v| v.as_str())
+        .unwrap_or_else(|| panic!("missing {p}"))
+        .to_string()
 }
 
 /// PEM text as GmSSL wrote it vs ours, ignoring only a trailing newline difference.
@@ -32,16 +35,32 @@ fn gmssl_cases() {
 
         // --- signature master key ---------------------------------------------------------
         let kgc = sm9::SignMasterKey::from_bytes(&arr(&h("/sign_master_key/ks_hex"))).unwrap();
-        assert_eq!(kgc.public_key().to_bytes().to_vec(), h("/sign_master_key/Ppubs_hex"), "case {case}");
-        assert_eq!(kgc.to_der().unwrap().to_vec(), h("/sign_master_key/master_key_der_hex"));
         assert_eq!(
-            sm9::SignMasterKey::from_der(&h("/sign_master_key/master_key_der_hex")).unwrap().to_bytes(),
+            kgc.public_key().to_bytes().to_vec(),
+            h("/sign_master_key/Ppubs_hex"),
+            "case {case}"
+        );
+        assert_eq!(
+            kgc.to_der().unwrap().to_vec(),
+            h("/sign_master_key/master_key_der_hex")
+        );
+        assert_eq!(
+            sm9::SignMasterKey::from_der(&h("/sign_master_key/master_key_der_hex"))
+                .unwrap()
+                .to_bytes(),
             kgc.to_bytes()
         );
-        assert_eq!(kgc.public_key().to_der().unwrap(), h("/sign_master_key/master_public_key_der_hex"));
-        same_pem(&kgc.public_key().to_pem().unwrap(), &s(c, "/sign_master_key/master_public_key_pem"));
         assert_eq!(
-            &sm9::SignMasterPublicKey::from_pem(&s(c, "/sign_master_key/master_public_key_pem")).unwrap(),
+            kgc.public_key().to_der().unwrap(),
+            h("/sign_master_key/master_public_key_der_hex")
+        );
+        same_pem(
+            &kgc.public_key().to_pem().unwrap(),
+            &s(c, "/sign_master_key/master_public_key_pem"),
+        );
+        assert_eq!(
+            &sm9::SignMasterPublicKey::from_pem(&s(c, "/sign_master_key/master_public_key_pem"))
+                .unwrap(),
             kgc.public_key()
         );
         let enc = kgc
@@ -59,10 +78,20 @@ fn gmssl_cases() {
         assert_eq!(back.to_bytes(), kgc.to_bytes());
 
         // --- signature user key and signature -------------------------------------------
-        assert_eq!(sm9::h1(&id, 1).to_bytes().to_vec(), h("/sign_user_key/h1_hex"));
+        assert_eq!(
+            sm9::h1(&id, 1).to_bytes().to_vec(),
+            h("/sign_user_key/h1_hex")
+        );
         let user = kgc.extract(&id).unwrap();
-        assert_eq!(user.ds_bytes().to_vec(), h("/sign_user_key/ds_hex"), "case {case}");
-        assert_eq!(user.to_der().unwrap().to_vec(), h("/sign_user_key/user_key_der_hex"));
+        assert_eq!(
+            user.ds_bytes().to_vec(),
+            h("/sign_user_key/ds_hex"),
+            "case {case}"
+        );
+        assert_eq!(
+            user.to_der().unwrap().to_vec(),
+            h("/sign_user_key/user_key_der_hex")
+        );
         let enc = user
             .to_encrypted_pkcs8_der_with(
                 pw.as_bytes(),
@@ -83,7 +112,8 @@ fn gmssl_cases() {
 
         let master = kgc.public_key().prepare();
         assert_eq!(master.g().to_bytes().to_vec(), h("/signature/g_hex"));
-        let sig = hazmat::sign_with_nonce(&user, &master, &msg, &arr(&h("/signature/r_hex"))).unwrap();
+        let sig =
+            hazmat::sign_with_nonce(&user, &master, &msg, &arr(&h("/signature/r_hex"))).unwrap();
         assert_eq!(sig.h_bytes().to_vec(), h("/signature/h_hex"), "case {case}");
         assert_eq!(sig.s_bytes().to_vec(), h("/signature/S_hex"));
         assert_eq!(sig.to_der().unwrap(), h("/signature/signature_der_hex"));
@@ -92,10 +122,22 @@ fn gmssl_cases() {
 
         // --- encryption master key and user keys -----------------------------------------
         let ekgc = sm9::EncMasterKey::from_bytes(&arr(&h("/enc_master_key/ke_hex"))).unwrap();
-        assert_eq!(ekgc.public_key().to_bytes().to_vec(), h("/enc_master_key/Ppube_hex"));
-        assert_eq!(ekgc.to_der().unwrap().to_vec(), h("/enc_master_key/master_key_der_hex"));
-        assert_eq!(ekgc.public_key().to_der().unwrap(), h("/enc_master_key/master_public_key_der_hex"));
-        same_pem(&ekgc.public_key().to_pem().unwrap(), &s(c, "/enc_master_key/master_public_key_pem"));
+        assert_eq!(
+            ekgc.public_key().to_bytes().to_vec(),
+            h("/enc_master_key/Ppube_hex")
+        );
+        assert_eq!(
+            ekgc.to_der().unwrap().to_vec(),
+            h("/enc_master_key/master_key_der_hex")
+        );
+        assert_eq!(
+            ekgc.public_key().to_der().unwrap(),
+            h("/enc_master_key/master_public_key_der_hex")
+        );
+        same_pem(
+            &ekgc.public_key().to_pem().unwrap(),
+            &s(c, "/enc_master_key/master_public_key_pem"),
+        );
         let enc = ekgc
             .to_encrypted_pkcs8_der_with(
                 pw.as_bytes(),
@@ -108,10 +150,20 @@ fn gmssl_cases() {
         let (_, gm_der) = der::pem::decode_vec(gm_pem.as_bytes()).unwrap();
         assert_eq!(enc, gm_der, "case {case}: encrypted enc master key");
 
-        assert_eq!(sm9::h1(&id, 3).to_bytes().to_vec(), h("/enc_user_key/h1_hex"));
+        assert_eq!(
+            sm9::h1(&id, 3).to_bytes().to_vec(),
+            h("/enc_user_key/h1_hex")
+        );
         let euser = ekgc.extract(&id).unwrap();
-        assert_eq!(euser.de_bytes().to_vec(), h("/enc_user_key/de_hex"), "case {case}");
-        assert_eq!(euser.to_der().unwrap().to_vec(), h("/enc_user_key/user_key_der_hex"));
+        assert_eq!(
+            euser.de_bytes().to_vec(),
+            h("/enc_user_key/de_hex"),
+            "case {case}"
+        );
+        assert_eq!(
+            euser.to_der().unwrap().to_vec(),
+            h("/enc_user_key/user_key_der_hex")
+        );
         let enc = euser
             .to_encrypted_pkcs8_der_with(
                 pw.as_bytes(),
@@ -124,10 +176,16 @@ fn gmssl_cases() {
         let (_, gm_der) = der::pem::decode_vec(gm_pem.as_bytes()).unwrap();
         assert_eq!(enc, gm_der, "case {case}: encrypted enc user key");
 
-        assert_eq!(sm9::h1(&id, 2).to_bytes().to_vec(), h("/exch_user_key/h1_hex"));
+        assert_eq!(
+            sm9::h1(&id, 2).to_bytes().to_vec(),
+            h("/exch_user_key/h1_hex")
+        );
         let xuser = ekgc.extract_exchange(&id).unwrap();
         assert_eq!(xuser.de_bytes().to_vec(), h("/exch_user_key/de_hex"));
-        assert_eq!(xuser.to_der().unwrap().to_vec(), h("/exch_user_key/user_key_der_hex"));
+        assert_eq!(
+            xuser.to_der().unwrap().to_vec(),
+            h("/exch_user_key/user_key_der_hex")
+        );
 
         // --- encryption (GmSSL MAC) -------------------------------------------------------
         let emaster = ekgc.public_key().prepare();
@@ -136,8 +194,16 @@ fn gmssl_cases() {
             // GmSSL encrypts the empty message; this crate refuses it (the standard's K1 ≠ 0
             // check is vacuous for an empty K1) and cannot decode an empty C2 either.
             assert_eq!(
-                hazmat::encrypt_with_nonce(&emaster, &id, &msg, EncryptionMode::KdfStream, MacMode::HmacSm3, &r, &[0; 16])
-                    .unwrap_err(),
+                hazmat::encrypt_with_nonce(
+                    &emaster,
+                    &id,
+                    &msg,
+                    EncryptionMode::KdfStream,
+                    MacMode::HmacSm3,
+                    &r,
+                    &[0; 16]
+                )
+                .unwrap_err(),
                 sm9::Error::EmptyPlaintext
             );
             assert!(sm9::Ciphertext::from_der(&h("/encryption/ciphertext_der_hex")).is_err());
@@ -153,7 +219,11 @@ fn gmssl_cases() {
             &[0; 16],
         )
         .unwrap();
-        assert_eq!(ct.c1_bytes().to_vec(), h("/encryption/C1_hex"), "case {case}");
+        assert_eq!(
+            ct.c1_bytes().to_vec(),
+            h("/encryption/C1_hex"),
+            "case {case}"
+        );
         assert_eq!(ct.c2().to_vec(), h("/encryption/C2_hex"));
         assert_eq!(ct.c3().to_vec(), h("/encryption/C3_hex"));
         assert_eq!(ct.to_der().unwrap(), h("/encryption/ciphertext_der_hex"));
@@ -170,8 +240,16 @@ fn gmssl_cases() {
         assert_eq!(std_ct.c3().to_vec(), h("/encryption/C3_if_sm3_mac_hex"));
         let dk = euser.prepare();
         let parsed = sm9::Ciphertext::from_der(&h("/encryption/ciphertext_der_hex")).unwrap();
-        assert_eq!(sm9::decrypt(&dk, &id, &parsed, MacMode::HmacSm3).unwrap().to_vec(), msg);
-        assert_eq!(sm9::decrypt(&dk, &id, &parsed, MacMode::Sm3).unwrap_err(), sm9::Error::Decryption);
+        assert_eq!(
+            sm9::decrypt(&dk, &id, &parsed, MacMode::HmacSm3)
+                .unwrap()
+                .to_vec(),
+            msg
+        );
+        assert_eq!(
+            sm9::decrypt(&dk, &id, &parsed, MacMode::Sm3).unwrap_err(),
+            sm9::Error::Decryption
+        );
     }
     let _ = hex("00");
 }

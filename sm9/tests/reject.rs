@@ -37,10 +37,21 @@ fn fixture() -> &'static Fixture {
         let bob_enc_der = bob.to_der().unwrap().to_vec();
         let bob_dec = bob.prepare();
         let mut cts = Vec::new();
-        for mode in [EncryptionMode::KdfStream, EncryptionMode::Sm4Ecb, EncryptionMode::Sm4Cbc] {
+        for mode in [
+            EncryptionMode::KdfStream,
+            EncryptionMode::Sm4Ecb,
+            EncryptionMode::Sm4Cbc,
+        ] {
             for mac in [MacMode::Sm3, MacMode::HmacSm3] {
-                let ct = sm9::encrypt(&enc_master, b"Bob", b"attack at dawn!!x", mode, mac, &mut rng)
-                    .unwrap();
+                let ct = sm9::encrypt(
+                    &enc_master,
+                    b"Bob",
+                    b"attack at dawn!!x",
+                    mode,
+                    mac,
+                    &mut rng,
+                )
+                .unwrap();
                 cts.push((ct, mac));
             }
         }
@@ -183,27 +194,58 @@ fn scalar_and_point_ranges() {
     let s = f.sig.s_bytes();
     // h = 0 and h = n are out of range; h = n − 1 is fine.
     let n = sm_testvectors::hex("B640000002A3A6F1D603AB4FF58EC74449F2934B18EA8BEEE56EE19CD69ECF25");
-    let n1 = sm_testvectors::hex("B640000002A3A6F1D603AB4FF58EC74449F2934B18EA8BEEE56EE19CD69ECF24");
-    assert_eq!(sm9::Signature::from_parts(&[0; 32], &s).unwrap_err(), Error::InvalidScalar);
-    assert_eq!(sm9::Signature::from_parts(&n, &s).unwrap_err(), Error::InvalidScalar);
-    assert_eq!(sm9::Signature::from_parts(&[0xff; 32], &s).unwrap_err(), Error::InvalidScalar);
+    let n1 =
+        sm_testvectors::hex("B640000002A3A6F1D603AB4FF58EC74449F2934B18EA8BEEE56EE19CD69ECF24");
+    assert_eq!(
+        sm9::Signature::from_parts(&[0; 32], &s).unwrap_err(),
+        Error::InvalidScalar
+    );
+    assert_eq!(
+        sm9::Signature::from_parts(&n, &s).unwrap_err(),
+        Error::InvalidScalar
+    );
+    assert_eq!(
+        sm9::Signature::from_parts(&[0xff; 32], &s).unwrap_err(),
+        Error::InvalidScalar
+    );
     assert!(sm9::Signature::from_parts(&n1, &s).is_ok());
     // Off-curve S, identity / compressed encodings, wrong lengths.
     let mut off = s;
     off[64] ^= 1;
-    assert_eq!(sm9::Signature::from_parts(&n1, &off).unwrap_err(), Error::InvalidPoint);
-    assert_eq!(sm9::Signature::from_parts(&n1, &[0]).unwrap_err(), Error::Encoding);
+    assert_eq!(
+        sm9::Signature::from_parts(&n1, &off).unwrap_err(),
+        Error::InvalidPoint
+    );
+    assert_eq!(
+        sm9::Signature::from_parts(&n1, &[0]).unwrap_err(),
+        Error::Encoding
+    );
     let mut comp = s;
     comp[0] = 0x02;
-    assert_eq!(sm9::Signature::from_parts(&n1, &comp).unwrap_err(), Error::Encoding);
-    assert_eq!(sm9::Signature::from_bytes(&[0; 96]).unwrap_err(), Error::Encoding);
+    assert_eq!(
+        sm9::Signature::from_parts(&n1, &comp).unwrap_err(),
+        Error::Encoding
+    );
+    assert_eq!(
+        sm9::Signature::from_bytes(&[0; 96]).unwrap_err(),
+        Error::Encoding
+    );
     // Coordinates ≥ p.
     let mut big = s;
     big[1..33].copy_from_slice(&[0xff; 32]);
-    assert_eq!(sm9::Signature::from_parts(&n1, &big).unwrap_err(), Error::InvalidPoint);
+    assert_eq!(
+        sm9::Signature::from_parts(&n1, &big).unwrap_err(),
+        Error::InvalidPoint
+    );
     // Master secrets 0 and n.
-    assert_eq!(sm9::SignMasterKey::from_bytes(&[0; 32]).unwrap_err(), Error::InvalidScalar);
-    assert_eq!(sm9::EncMasterKey::from_bytes(&n.clone().try_into().unwrap()).unwrap_err(), Error::InvalidScalar);
+    assert_eq!(
+        sm9::SignMasterKey::from_bytes(&[0; 32]).unwrap_err(),
+        Error::InvalidScalar
+    );
+    assert_eq!(
+        sm9::EncMasterKey::from_bytes(&n.clone().try_into().unwrap()).unwrap_err(),
+        Error::InvalidScalar
+    );
 }
 
 #[test]
@@ -219,14 +261,20 @@ fn g2_point_outside_subgroup_is_rejected() {
             let mut enc = vec![0x04];
             enc.extend_from_slice(&x.to_bytes());
             enc.extend_from_slice(&y.to_bytes());
-            assert_eq!(sm9::SignMasterPublicKey::from_bytes(&enc).unwrap_err(), Error::InvalidPoint);
+            assert_eq!(
+                sm9::SignMasterPublicKey::from_bytes(&enc).unwrap_err(),
+                Error::InvalidPoint
+            );
             found += 1;
         }
     }
     // And off the twist entirely.
     let mut enc = fixture().sign_master.public_key().to_bytes().to_vec();
     enc[128] ^= 1;
-    assert_eq!(sm9::SignMasterPublicKey::from_bytes(&enc).unwrap_err(), Error::InvalidPoint);
+    assert_eq!(
+        sm9::SignMasterPublicKey::from_bytes(&enc).unwrap_err(),
+        Error::InvalidPoint
+    );
 }
 
 #[test]
@@ -235,11 +283,17 @@ fn degenerate_identity_is_a_typed_error() {
     let h = sm9::h1(b"Mallory", 1);
     let ks = (-h).to_bytes();
     let kgc = sm9::SignMasterKey::from_bytes(&ks).unwrap();
-    assert_eq!(kgc.extract(b"Mallory").unwrap_err(), Error::DegenerateIdentity);
+    assert_eq!(
+        kgc.extract(b"Mallory").unwrap_err(),
+        Error::DegenerateIdentity
+    );
     assert!(kgc.extract(b"Alice").is_ok());
     let h = sm9::h1(b"Mallory", 3);
     let ekgc = sm9::EncMasterKey::from_bytes(&(-h).to_bytes()).unwrap();
-    assert_eq!(ekgc.extract(b"Mallory").unwrap_err(), Error::DegenerateIdentity);
+    assert_eq!(
+        ekgc.extract(b"Mallory").unwrap_err(),
+        Error::DegenerateIdentity
+    );
     assert!(ekgc.extract_exchange(b"Mallory").is_ok());
 }
 
@@ -249,33 +303,60 @@ fn der_and_pem_errors() {
     let der = f.sig.to_der().unwrap();
     // Truncated and overlong.
     for cut in [0, 1, 10, der.len() - 1] {
-        assert_eq!(sm9::Signature::from_der(&der[..cut]).unwrap_err(), Error::Encoding);
+        assert_eq!(
+            sm9::Signature::from_der(&der[..cut]).unwrap_err(),
+            Error::Encoding
+        );
     }
     let mut long = der.clone();
     long.push(0);
-    assert_eq!(sm9::Signature::from_der(&long).unwrap_err(), Error::Encoding);
+    assert_eq!(
+        sm9::Signature::from_der(&long).unwrap_err(),
+        Error::Encoding
+    );
     let (ct, _) = &f.cts[0];
     let cder = ct.to_der().unwrap();
-    assert_eq!(sm9::Ciphertext::from_der(&cder[..cder.len() - 1]).unwrap_err(), Error::Encoding);
+    assert_eq!(
+        sm9::Ciphertext::from_der(&cder[..cder.len() - 1]).unwrap_err(),
+        Error::Encoding
+    );
     // Unknown EnType.
     let mut bad = cder.clone();
     assert_eq!(&bad[2..5], &[0x02, 0x01, 0x00]);
     bad[4] = 4;
-    assert_eq!(sm9::Ciphertext::from_der(&bad).unwrap_err(), Error::UnknownAlgorithm);
+    assert_eq!(
+        sm9::Ciphertext::from_der(&bad).unwrap_err(),
+        Error::UnknownAlgorithm
+    );
     // PKCS#8 with the wrong algorithm OID, PEM with the wrong label.
     let p8 = f.alice.to_pkcs8_der().unwrap();
     assert!(sm9::SignUserKey::from_pkcs8_der(&p8).is_ok());
-    assert_eq!(sm9::EncUserKey::from_pkcs8_der(&p8).unwrap_err(), Error::UnknownAlgorithm);
-    assert_eq!(sm9::SignMasterKey::from_pkcs8_der(&p8).unwrap_err(), Error::UnknownAlgorithm);
+    assert_eq!(
+        sm9::EncUserKey::from_pkcs8_der(&p8).unwrap_err(),
+        Error::UnknownAlgorithm
+    );
+    assert_eq!(
+        sm9::SignMasterKey::from_pkcs8_der(&p8).unwrap_err(),
+        Error::UnknownAlgorithm
+    );
     let pem = f.sign_master.public_key().to_pem().unwrap();
-    assert_eq!(sm9::EncMasterPublicKey::from_pem(&pem).unwrap_err(), Error::UnknownAlgorithm);
-    assert_eq!(sm9::SignMasterPublicKey::from_pem("garbage").unwrap_err(), Error::Encoding);
+    assert_eq!(
+        sm9::EncMasterPublicKey::from_pem(&pem).unwrap_err(),
+        Error::UnknownAlgorithm
+    );
+    assert_eq!(
+        sm9::SignMasterPublicKey::from_pem("garbage").unwrap_err(),
+        Error::Encoding
+    );
     let pem = f.sign_master_key.to_pkcs8_pem().unwrap();
     let back = sm9::SignMasterKey::from_pkcs8_pem(&pem).unwrap();
     assert_eq!(back.to_bytes(), f.sign_master_key.to_bytes());
     // The exchange key's PKCS#8 uses sm9keyagreement, not sm9encrypt.
     let x = f.x_alice.user_key().to_pkcs8_der().unwrap();
-    assert_eq!(sm9::EncUserKey::from_pkcs8_der(&x).unwrap_err(), Error::UnknownAlgorithm);
+    assert_eq!(
+        sm9::EncUserKey::from_pkcs8_der(&x).unwrap_err(),
+        Error::UnknownAlgorithm
+    );
     assert!(sm9::ExchangeUserKey::from_pkcs8_der(&x).is_ok());
 }
 
@@ -284,21 +365,44 @@ fn usage_errors() {
     let f = fixture();
     let mut rng = ChaCha20Rng::seed_from_u64(3);
     assert_eq!(
-        sm9::encrypt(&f.enc_master, b"Bob", b"", EncryptionMode::KdfStream, MacMode::Sm3, &mut rng).unwrap_err(),
+        sm9::encrypt(
+            &f.enc_master,
+            b"Bob",
+            b"",
+            EncryptionMode::KdfStream,
+            MacMode::Sm3,
+            &mut rng
+        )
+        .unwrap_err(),
         Error::EmptyPlaintext
     );
-    assert_eq!(sm9::encapsulate(&f.enc_master, b"Bob", 0, &mut rng).unwrap_err(), Error::InvalidLength);
+    assert_eq!(
+        sm9::encapsulate(&f.enc_master, b"Bob", 0, &mut rng).unwrap_err(),
+        Error::InvalidLength
+    );
     // A user key with another master public key.
     let other = sm9::SignMasterKey::generate(&mut rng);
     let other_master = other.public_key().prepare();
-    assert_eq!(sm9::sign(&f.alice, &other_master, b"m", &mut rng).unwrap_err(), Error::KeyMismatch);
-    assert_eq!(sm9::verify(&other_master, b"Alice", &f.msg, &f.sig), Err(Error::Verification));
+    assert_eq!(
+        sm9::sign(&f.alice, &other_master, b"m", &mut rng).unwrap_err(),
+        Error::KeyMismatch
+    );
+    assert_eq!(
+        sm9::verify(&other_master, b"Alice", &f.msg, &f.sig),
+        Err(Error::Verification)
+    );
     // Wrong ID and wrong key for decryption.
     let (ct, mac) = &f.cts[2];
-    assert_eq!(sm9::decrypt(&f.bob_dec, b"Bobby", ct, *mac).unwrap_err(), Error::Decryption);
+    assert_eq!(
+        sm9::decrypt(&f.bob_dec, b"Bobby", ct, *mac).unwrap_err(),
+        Error::Decryption
+    );
     let ekgc = sm9::EncMasterKey::generate(&mut rng);
     let eve = ekgc.extract(b"Bob").unwrap().prepare();
-    assert_eq!(sm9::decrypt(&eve, b"Bob", ct, *mac).unwrap_err(), Error::Decryption);
+    assert_eq!(
+        sm9::decrypt(&eve, b"Bob", ct, *mac).unwrap_err(),
+        Error::Decryption
+    );
     // Exchange key with another KGC.
     let eve_x = ekgc.extract_exchange(b"Alice").unwrap().prepare();
     assert!(matches!(
@@ -314,7 +418,9 @@ fn batch_verification_reports_failures() {
     let other = sm9::SignMasterKey::generate(&mut rng);
     let other_master = other.public_key().prepare();
     let ids: [&[u8]; 3] = [b"Alice", b"Bob", b"Carol"];
-    let msgs: Vec<Vec<u8>> = (0..12).map(|i| format!("message {i}").into_bytes()).collect();
+    let msgs: Vec<Vec<u8>> = (0..12)
+        .map(|i| format!("message {i}").into_bytes())
+        .collect();
     let mut sigs = Vec::new();
     for (i, m) in msgs.iter().enumerate() {
         let (kgc, master) = if i % 2 == 0 {
@@ -330,7 +436,11 @@ fn batch_verification_reports_failures() {
     for round in 0..2 {
         let items: Vec<sm9::BatchItem> = (0..12)
             .map(|i| sm9::BatchItem {
-                master: if i % 2 == 0 { &f.sign_master } else { &other_master },
+                master: if i % 2 == 0 {
+                    &f.sign_master
+                } else {
+                    &other_master
+                },
                 id: ids[i % 3],
                 message: if i == 5 || i == 8 { &bad_msg } else { &msgs[i] },
                 signature: &sigs[if i == 10 { 0 } else { i }],
