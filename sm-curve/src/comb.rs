@@ -10,6 +10,7 @@
 //! `|a| < 2^(6i) ≤ |d|·2^(6i)`. So only the top row (i = 42) uses the complete mixed addition.
 
 use subtle::{ConditionallySelectable, ConstantTimeEq};
+
 use zeroize::Zeroize;
 
 use crate::scalar_mul::{booth_digit, scalar_to_limbs};
@@ -67,13 +68,22 @@ pub trait CombTable<C: CurveParams> {
     }
 }
 
-/// Constant-time selection of `row[abs − 1]` from rows of raw limbs (all entries are read);
-/// all-zero limbs when `abs = 0`.
+/// All-ones when `a == b`, else zero, by arithmetic only (no branch, no table index).
+#[inline(always)]
+pub(crate) fn eq_mask(a: u64, b: u64) -> u64 {
+    let d = a ^ b;
+    // (d | −d) has its top bit set iff d ≠ 0.
+    ((d | d.wrapping_neg()) >> 63).wrapping_sub(1)
+}
+
+/// Constant-time selection of `row[abs − 1]` from rows of raw limbs (every entry is read and
+/// masked; the loop vectorises); all-zero limbs when `abs = 0`.
 #[inline(always)]
 pub(crate) fn select_raw<const L: usize>(row: &[[u64; L]; COMB_ENTRIES], abs: u8) -> [u64; L] {
+    let abs = core::hint::black_box(abs as u64);
     let mut out = [0u64; L];
     for (j, e) in row.iter().enumerate() {
-        let mask = u64::conditional_select(&0, &u64::MAX, abs.ct_eq(&(j as u8 + 1)));
+        let mask = eq_mask(j as u64 + 1, abs);
         for (o, v) in out.iter_mut().zip(e.iter()) {
             *o |= v & mask;
         }

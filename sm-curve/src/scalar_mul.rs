@@ -124,7 +124,8 @@ impl<C: CurveParams> Jacobian<C> {
         let mut table = [*self; 16]; // table[j] = (j + 1)·P
         table[1] = self.double();
         for j in 2..16 {
-            table[j] = table[j - 1].add(self);
+            // j·P ≠ P for 2 ≤ j ≤ 15 when P has order n > 16 (identities are handled).
+            table[j] = table[j - 1].add_assume_distinct(self);
         }
         let lookup = |abs: u8, neg: Choice| {
             let mut r = Self::IDENTITY;

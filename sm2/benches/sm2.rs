@@ -65,5 +65,51 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, benches);
+fn primitives(c: &mut Criterion) {
+    use sm2::sm_curve::{CurveParams, Jacobian};
+    use sm2::{Curve, FieldElement, Scalar};
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    let a: FieldElement = FieldElement::random(&mut rng);
+    let b: FieldElement = FieldElement::random(&mut rng);
+    let k: Scalar = Scalar::random(&mut rng);
+    let p = Curve::mul_generator(&k);
+    let q = Curve::mul_generator(&(k + k));
+    let qa = q.to_affine();
+    let mut g = c.benchmark_group("prim");
+    println!("backend: {}", <sm2::DefaultBackend as sm2::Backend>::NAME);
+    g.bench_function("fp_mul", |bn| bn.iter(|| std::hint::black_box(a) * b));
+    g.bench_function("fp_invert", |bn| {
+        bn.iter(|| std::hint::black_box(a).invert().unwrap())
+    });
+    g.bench_function("scalar_invert", |bn| {
+        bn.iter(|| std::hint::black_box(k).invert().unwrap())
+    });
+    g.bench_function("double", |bn| bn.iter(|| std::hint::black_box(p).double()));
+    g.bench_function("add", |bn| bn.iter(|| std::hint::black_box(p).add(&q)));
+    g.bench_function("add_assume_distinct", |bn| {
+        bn.iter(|| std::hint::black_box(p).add_assume_distinct(&q))
+    });
+    g.bench_function("add_affine_assume_distinct", |bn| {
+        bn.iter(|| std::hint::black_box(p).add_affine_assume_distinct(&qa))
+    });
+    g.bench_function("to_affine", |bn| {
+        bn.iter(|| std::hint::black_box(p).to_affine())
+    });
+    g.bench_function("mul_generator_comb", |bn| {
+        bn.iter(|| Curve::mul_generator(std::hint::black_box(&k)))
+    });
+    g.bench_function("mul_generator_comb_vartime", |bn| {
+        bn.iter(|| Curve::mul_generator_vartime(std::hint::black_box(&k)))
+    });
+    g.bench_function("mul_fixed_window", |bn| {
+        bn.iter(|| std::hint::black_box(p).mul(&k))
+    });
+    g.bench_function("mul_wnaf_vartime", |bn| {
+        bn.iter(|| std::hint::black_box(p).mul_vartime(&k))
+    });
+    let _ = Jacobian::<Curve>::IDENTITY;
+    g.finish();
+}
+
+criterion_group!(group, benches, primitives);
 criterion_main!(group);
