@@ -10,10 +10,16 @@ pub mod harness;
 mod g_field;
 #[path = "bench/pairing.rs"]
 mod g_pairing;
+#[path = "bench/sm2.rs"]
+mod g_sm2;
 #[path = "bench/sm3.rs"]
 mod g_sm3;
+#[path = "bench/sm9.rs"]
+mod g_sm9;
 
+pub(crate) use ::sm2;
 pub(crate) use ::sm3;
+pub(crate) use ::sm9;
 pub(crate) use ::sm_field;
 pub(crate) use ::sm_pairing;
 use harness::Case;
@@ -27,7 +33,7 @@ struct Opts {
 }
 
 /// Groups in the order they run.
-pub const GROUPS: &[&str] = &["field", "sm3", "pairing"];
+pub const GROUPS: &[&str] = &["field", "sm3", "sm2", "pairing", "sm9"];
 
 fn parse(args: &[String]) -> Result<Opts, String> {
     let default_backend = <sm_field::DefaultBackend as sm_field::Backend>::NAME.to_string();
@@ -77,7 +83,9 @@ pub fn group_cases(group: &str, backends: &[String], prefix: &str) -> Vec<Case> 
     match group {
         "field" => g_field::cases(backends, prefix),
         "sm3" => g_sm3::cases(backends, prefix),
+        "sm2" => g_sm2::cases(backends, prefix),
         "pairing" => g_pairing::cases(backends, prefix),
+        "sm9" => g_sm9::cases(backends, prefix),
         _ => Vec::new(),
     }
 }

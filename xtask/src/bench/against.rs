@@ -10,6 +10,11 @@ fn group_packages(group: &str) -> &'static [(&'static str, &'static str)] {
     match group {
         "field" => &[("sm-field", "\"all-backends\"")],
         "sm3" => &[("sm3", "")],
+        "sm9" => &[("sm9", "")],
+        "sm2" => &[
+            ("sm-field", "\"all-backends\""),
+            ("sm2", "\"all-backends\""),
+        ],
         "pairing" => &[
             ("sm-field", "\"all-backends\""),
             ("sm-pairing", "\"all-backends\""),

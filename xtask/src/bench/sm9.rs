@@ -1,0 +1,249 @@
+//! SM9 protocol operations with prepared keys (default backend), and the `sm9` crate from
+//! crates.io as a peer (signatures; it shares our master secret so that its signatures are
+//! checked by our verifier before timing).
+
+use std::hint::black_box;
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+
+use super::harness::Case;
+use super::sm9;
+
+const MSG: &[u8] = b"Chinese IBS standard";
+const KS: [u8; 32] = [
+    0x01, 0x30, 0xE7, 0x84, 0x59, 0xD7, 0x85, 0x45, 0xCB, 0x54, 0xC5, 0x87, 0xE0, 0x2C, 0xF4, 0x80,
+    0xCE, 0x0B, 0x66, 0x34, 0x0F, 0x31, 0x9F, 0x34, 0x8A, 0x1D, 0x5B, 0x1F, 0x2D, 0xC5, 0xF4, 0x00,
+];
+
+fn rng() -> ChaCha20Rng {
+    ChaCha20Rng::seed_from_u64(9)
+}
+
+fn case(op: &str, variant: &str, ok: bool, run: Box<dyn FnMut(u64)>) -> Case {
+    Case {
+        group: "sm9",
+        op: op.to_string(),
+        variant: variant.to_string(),
+        output: vec![ok as u8],
+        bytes: 0,
+        run,
+    }
+}
+
+/// SM9 cases (one backend: the default one).
+pub fn cases(_backends: &[String], prefix: &str) -> Vec<Case> {
+    let v = format!("{prefix}ours");
+    let mut out = Vec::new();
+    let mut r = rng();
+    let kgc = sm9::SignMasterKey::from_bytes(&KS).expect("ks");
+    let master = kgc.public_key().prepare();
+    let alice = kgc.extract(b"Alice").expect("extract");
+    let sig = sm9::sign(&alice, &master, MSG, &mut r).expect("sign");
+    let ok = sm9::verify(&master, b"Alice", MSG, &sig).is_ok();
+    {
+        let kgc = sm9::SignMasterKey::from_bytes(&KS).expect("ks");
+        out.push(case(
+            "extract sign key",
+            &v,
+            ok,
+            Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(kgc.extract(black_box(b"Alice")).expect("extract"));
+                }
+            }),
+        ));
+    }
+    {
+        let mpk = kgc.public_key().clone();
+        out.push(case(
+            "prepare master public key",
+            &v,
+            ok,
+            Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(mpk.prepare());
+                }
+            }),
+        ));
+    }
+    {
+        let (alice, master) = (alice.clone(), master.clone());
+        out.push(case(
+            "sign",
+            &v,
+            ok,
+            Box::new(move |n| {
+                let mut r = rng();
+                for _ in 0..n {
+                    black_box(sm9::sign(&alice, &master, black_box(MSG), &mut r).expect("sign"));
+                }
+            }),
+        ));
+    }
+    {
+        let master = master.clone();
+        out.push(case(
+            "verify",
+            &v,
+            ok,
+            Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(sm9::verify(&master, b"Alice", black_box(MSG), &sig).is_ok());
+                }
+            }),
+        ));
+    }
+    // Encryption, KEM and key exchange share one encryption master key.
+    let kgc_e = sm9::EncMasterKey::from_bytes(&KS).expect("ke");
+    let emaster = kgc_e.public_key().prepare();
+    let bob = kgc_e.extract(b"Bob").expect("extract");
+    let bob_dk = bob.prepare();
+    let (mode, mac) = (sm9::EncryptionMode::KdfStream, sm9::MacMode::Sm3);
+    let ct = sm9::encrypt(&emaster, b"Bob", MSG, mode, mac, &mut r).expect("encrypt");
+    let dec_ok = sm9::decrypt(&bob_dk, b"Bob", &ct, mac).is_ok_and(|m| m.as_slice() == MSG);
+    {
+        let kgc_e = sm9::EncMasterKey::from_bytes(&KS).expect("ke");
+        out.push(case(
+            "extract encryption key",
+            &v,
+            dec_ok,
+            Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(kgc_e.extract(black_box(b"Bob")).expect("extract"));
+                }
+            }),
+        ));
+    }
+    {
+        let emaster = emaster.clone();
+        out.push(case(
+            "encrypt 20 B",
+            &v,
+            dec_ok,
+            Box::new(move |n| {
+                let mut r = rng();
+                for _ in 0..n {
+                    black_box(
+                        sm9::encrypt(&emaster, b"Bob", black_box(MSG), mode, mac, &mut r)
+                            .expect("enc"),
+                    );
+                }
+            }),
+        ));
+    }
+    {
+        let bob_dk = bob.prepare();
+        out.push(case(
+            "decrypt 20 B",
+            &v,
+            dec_ok,
+            Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(sm9::decrypt(&bob_dk, b"Bob", black_box(&ct), mac).expect("dec"));
+                }
+            }),
+        ));
+    }
+    let (k, c) = sm9::encapsulate(&emaster, b"Bob", 32, &mut r).expect("encap");
+    let kem_ok =
+        sm9::decapsulate(&bob_dk, b"Bob", &c, 32).is_ok_and(|k2| k2.as_slice() == k.as_slice());
+    {
+        let emaster = emaster.clone();
+        out.push(case(
+            "KEM encapsulate",
+            &v,
+            kem_ok,
+            Box::new(move |n| {
+                let mut r = rng();
+                for _ in 0..n {
+                    black_box(sm9::encapsulate(&emaster, b"Bob", 32, &mut r).expect("encap"));
+                }
+            }),
+        ));
+    }
+    out.push(case(
+        "KEM decapsulate",
+        &v,
+        kem_ok,
+        Box::new(move |n| {
+            for _ in 0..n {
+                black_box(sm9::decapsulate(&bob_dk, b"Bob", black_box(&c), 32).expect("decap"));
+            }
+        }),
+    ));
+    // Key exchange: both sides with confirmation (per side ≈ half).
+    let ka = kgc_e.extract_exchange(b"Alice").expect("extract").prepare();
+    let kb = kgc_e.extract_exchange(b"Bob").expect("extract").prepare();
+    let run_kx = move |r: &mut ChaCha20Rng| {
+        let (a, ra) = sm9::Initiator::start(&ka, &emaster, b"Alice", b"Bob", r).expect("start");
+        let (b, rb, sb) =
+            sm9::Responder::respond(&kb, &emaster, b"Bob", b"Alice", &ra, r).expect("respond");
+        let (key_a, sa) = a.finish(&rb, Some(&sb), 16).expect("finish");
+        let key_b = b.confirm(&sa, 16).expect("confirm");
+        key_a.as_slice() == key_b.as_slice()
+    };
+    let kx_ok = run_kx(&mut r);
+    out.push(case(
+        "key exchange (both sides, confirmed)",
+        &v,
+        kx_ok,
+        Box::new(move |n| {
+            let mut r = rng();
+            for _ in 0..n {
+                black_box(run_kx(&mut r));
+            }
+        }),
+    ));
+    #[cfg(feature = "peers")]
+    if prefix.is_empty() {
+        peers(&mut out, &master);
+    }
+    out
+}
+
+#[cfg(feature = "peers")]
+fn peers(out: &mut Vec<Case>, master: &sm9::PreparedSignMasterPublicKey) {
+    use peer_sm9::{Fn, Sm9};
+    let dir = std::env::temp_dir().join(format!("xtask-sm9-peer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (msk, mpk, usk) = (
+        dir.join("msk.pem"),
+        dir.join("mpk.pem"),
+        dir.join("usk.pem"),
+    );
+    let ks = Fn::from_slice(&KS).expect("ks");
+    Sm9::generate_master_private_key_to_pem(&ks, &msk);
+    Sm9::generate_master_signature_public_key_to_pem(&msk, &mpk);
+    Sm9::generate_user_signature_private_key_to_pem(&msk, b"Alice", &usk);
+    let mpk_pem = std::fs::read_to_string(&mpk).expect("mpk");
+    let usk_pem = std::fs::read_to_string(&usk).expect("usk");
+    let _ = std::fs::remove_dir_all(&dir);
+    let sig = Sm9::sign2(&mpk_pem, &usk_pem, MSG);
+    // Their signature h ‖ S, checked by our verifier with the same master secret.
+    let ours = sm9::Signature::from_bytes(&sig.to_bytes());
+    let ok = ours.is_ok_and(|s| sm9::verify(master, b"Alice", MSG, &s).is_ok());
+    {
+        let (mpk_pem, usk_pem) = (mpk_pem.clone(), usk_pem.clone());
+        out.push(case(
+            "sign",
+            "sm9 crate",
+            ok,
+            Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(Sm9::sign2(&mpk_pem, &usk_pem, black_box(MSG)));
+                }
+            }),
+        ));
+    }
+    out.push(case(
+        "verify",
+        "sm9 crate",
+        ok && Sm9::verify2(&mpk_pem, b"Alice", MSG, &sig),
+        Box::new(move |n| {
+            for _ in 0..n {
+                black_box(Sm9::verify2(&mpk_pem, b"Alice", black_box(MSG), &sig));
+            }
+        }),
+    ));
+}
