@@ -1,5 +1,7 @@
 //! SM2 operation timings (criterion). Run short:
-//! `cargo bench --manifest-path sm2/Cargo.toml --features asm -- --warm-up-time 1 --measurement-time 2`.
+//! `cargo bench --manifest-path sm2/Cargo.toml --bench sm2 -- --warm-up-time 1 --measurement-time 2`
+//! (groups: `sm2/` protocol operations, `prim/` curve and field primitives, `rustcrypto/` the
+//! RustCrypto `sm2` crate in the same process as a yardstick).
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -111,5 +113,37 @@ fn primitives(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, benches, primitives);
+/// RustCrypto's `sm2` in the same process, as a yardstick under the same (noisy) conditions.
+fn peer(c: &mut Criterion) {
+    use rc::dsa::signature::{Signer, Verifier};
+    use rustcrypto_sm2 as rc;
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    let sk = SecretKey::random(&mut rng);
+    let their = rc::SecretKey::from_slice(&sk.to_bytes()[..]).unwrap();
+    let signer = rc::dsa::SigningKey::new("1234567812345678", &their).unwrap();
+    let vk = signer.verifying_key().clone();
+    let msg = [0x5au8; 32];
+    let sig: rc::dsa::Signature = signer.sign(&msg);
+    let dk = rc::pke::DecryptingKey::new(their.clone());
+    let ct = dk
+        .encrypting_key()
+        .encrypt(&mut rc::elliptic_curve::common::getrandom::SysRng, &msg)
+        .unwrap();
+    let mut g = c.benchmark_group("rustcrypto");
+    g.bench_function("sign_deterministic", |b| {
+        b.iter(|| -> rc::dsa::Signature { signer.sign(&msg) })
+    });
+    g.bench_function("verify", |b| b.iter(|| vk.verify(&msg, &sig).unwrap()));
+    g.bench_function("encrypt_32B", |b| {
+        b.iter(|| {
+            dk.encrypting_key()
+                .encrypt(&mut rc::elliptic_curve::common::getrandom::SysRng, &msg)
+                .unwrap()
+        })
+    });
+    g.bench_function("decrypt_32B", |b| b.iter(|| dk.decrypt(&ct).unwrap()));
+    g.finish();
+}
+
+criterion_group!(group, benches, primitives, peer);
 criterion_main!(group);
