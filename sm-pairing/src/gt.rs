@@ -1,9 +1,9 @@
 //! GT: the order-n subgroup of GF(p¹²)* where the pairing takes its values.
 //!
 //! Elements lie in the cyclotomic subgroup, so [`Gt::square`] uses Granger–Scott squaring and
-//! [`Gt::invert`] is conjugation. Secret exponents use [`Gt::pow`] (fixed signed radix-16
-//! windows, `subtle` table scans) or a [`GtTable`] (fixed base, no squarings); public ones
-//! [`Gt::pow_vartime`] (width-5 NAF).
+//! [`Gt::invert`] is conjugation. Secret exponents use [`Gt::pow`] (Frobenius split into two
+//! 128-bit halves, fixed signed radix-16 windows, `subtle` table scans) or a [`GtTable`] (fixed
+//! base, no squarings); public ones [`Gt::pow_vartime`] (width-5 NAF).
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -13,6 +13,7 @@ use sm_field::{Backend, DefaultBackend, Fp, Fp12, Sm9N};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
+use crate::exponent::{signed_digits, split_exponent};
 use crate::final_exp::cyclotomic_square;
 
 /// An element of GT ⊂ GF(p¹²)* (order n).
@@ -38,24 +39,10 @@ impl fmt::Display for GtDecodeError {
     }
 }
 
-/// Signed radix-16 digits d₀…d₆₄ ∈ [−8, 8) (d₆₄ ∈ {0, 1}) with Σ dᵢ·16ⁱ = k, computed without
-/// branches (as in curve25519-dalek's `Scalar::as_radix_16`, re-derived here).
-fn signed_radix16(k: &[u64; 4]) -> [i8; 65] {
-    let mut d = [0i8; 65];
-    for i in 0..64 {
-        d[i] = ((k[i / 16] >> (4 * (i % 16))) & 0xf) as i8;
-    }
-    for i in 0..64 {
-        let carry = (d[i] + 8) >> 4; // 1 if d ≥ 8
-        d[i] -= carry << 4;
-        d[i + 1] += carry;
-    }
-    d
-}
-
-/// `table[|d| − 1]` (or 1 for d = 0), conjugated when d < 0. Reads every entry.
+/// `table[|d| − 1]` (or 1 for d = 0), conjugated (inverted, on GT) when d < 0. Reads every
+/// entry.
 #[inline]
-fn ct_lookup<B: Backend>(table: &[Fp12<B>; 8], d: i8) -> Fp12<B> {
+fn ct_lookup<B: Backend, const N: usize>(table: &[Fp12<B>; N], d: i8) -> Fp12<B> {
     let neg = Choice::from(((d as u8) >> 7) & 1);
     let abs = (d as i16).unsigned_abs() as u8;
     let mut r = Fp12::ONE;
@@ -113,25 +100,35 @@ impl<B: Backend> Gt<B> {
         Self(self.0.frobenius_map(k))
     }
 
-    /// `self^k` for a **secret** exponent (little-endian limbs, any 256-bit value): 65 signed
-    /// radix-16 digits, a table of self¹…self⁸ read entirely at each digit, 256 cyclotomic
-    /// squarings and 65 multiplications regardless of k.
+    /// `self^k` for a **secret** exponent (little-endian limbs, any 256-bit value), constant
+    /// time. With the Frobenius split k ≡ k0 + k1·λ (mod n), λ = 6t² (see `exponent.rs`),
+    /// `self^k = self^k0 · π(self)^k1`: both 128-bit halves in 33 signed radix-16 digits share
+    /// one chain of 128 cyclotomic squarings; tables self¹…self⁸ and their Frobenius images are
+    /// read entirely at each digit (66 multiplications), whatever k is.
     pub fn pow(&self, k: &[u64; 4]) -> Self {
-        let mut table = [self.0; 8];
-        table[1] = cyclotomic_square(&self.0);
+        let (mut k0, mut k1) = split_exponent(k);
+        let mut d0 = signed_digits::<4, 33>(k0);
+        let mut d1 = signed_digits::<4, 33>(k1);
+        let mut t0 = [self.0; 8];
+        t0[1] = cyclotomic_square(&self.0);
         for j in 2..8 {
-            table[j] = table[j - 1].mul(&self.0);
+            t0[j] = t0[j - 1].mul(&self.0);
         }
-        let mut d = signed_radix16(k);
-        let mut acc = ct_lookup(&table, d[64]);
-        for i in (0..64).rev() {
+        let mut t1 = t0.map(|x| x.frobenius_map(1));
+        let mut acc = ct_lookup(&t0, d0[32]).mul(&ct_lookup(&t1, d1[32]));
+        for i in (0..32).rev() {
             for _ in 0..4 {
                 acc = cyclotomic_square(&acc);
             }
-            acc = acc.mul(&ct_lookup(&table, d[i]));
+            acc = acc.mul(&ct_lookup(&t0, d0[i]));
+            acc = acc.mul(&ct_lookup(&t1, d1[i]));
         }
-        table.zeroize();
-        d.zeroize();
+        t0.zeroize();
+        t1.zeroize();
+        d0.zeroize();
+        d1.zeroize();
+        k0.zeroize();
+        k1.zeroize();
         Self(acc)
     }
 
@@ -291,31 +288,39 @@ impl<B: Backend> core::ops::MulAssign for Gt<B> {
     }
 }
 
+/// Radix of the [`GtTable`] digits: signed radix-2^`TABLE_W`.
+const TABLE_W: u32 = 5;
+/// Entries per row: g^(j·2^(W·i)) for j = 1…2^(W−1).
+const TABLE_ENTRIES: usize = 1 << (TABLE_W - 1);
+/// Digits (= rows) per 128-bit half: W·rows ≥ 129.
+const TABLE_ROWS: usize = 128 / TABLE_W as usize + 1;
+
 /// Fixed-base table for a GT element used with many exponents (e.g. g = e(P1, Ppub-s) per
-/// master public key): `g^(j·16^i)` for i = 0…64, j = 1…8 (520 elements, ≈ 200 KB). An
-/// exponentiation is 65 multiplications and 65 constant-time scans of 8 entries; no squarings.
-/// The table holds public data only.
+/// master public key): `g^(j·32^i)` for i = 0…25, j = 1…16 (416 elements, ≈ 160 KB). An
+/// exponentiation splits k ≡ k0 + k1·λ (mod n) with the Frobenius (see `exponent.rs`), looks up
+/// the signed radix-32 digits of both 128-bit halves in the same rows,
+/// `g^k = ∏ T[i][k0ᵢ] · π(∏ T[i][k1ᵢ])`: 51 multiplications, one Frobenius map and 52
+/// constant-time scans of 16 entries; no squarings. The table holds public data only.
 #[derive(Clone)]
 pub struct GtTable<B: Backend = DefaultBackend> {
-    rows: Box<[[Fp12<B>; 8]]>,
+    rows: Box<[[Fp12<B>; TABLE_ENTRIES]]>,
     base: Gt<B>,
 }
 
 impl<B: Backend> GtTable<B> {
-    /// Precomputes the table (≈ 520 multiplications and 256 squarings).
+    /// Precomputes the table (≈ 400 multiplications and 130 squarings).
     pub fn new(g: &Gt<B>) -> Self {
-        let mut rows = Vec::with_capacity(65);
+        let mut rows = Vec::with_capacity(TABLE_ROWS);
         let mut b = g.0;
-        for _ in 0..65 {
-            let mut row = [b; 8];
-            for j in 1..8 {
+        for _ in 0..TABLE_ROWS {
+            let mut row = [b; TABLE_ENTRIES];
+            row[1] = cyclotomic_square(&b);
+            for j in 2..TABLE_ENTRIES {
                 row[j] = row[j - 1].mul(&b);
             }
+            // b ← b^(2^W) = (b^(2^(W−1)))²
+            b = cyclotomic_square(&row[TABLE_ENTRIES - 1]);
             rows.push(row);
-            // b ← b^16
-            for _ in 0..4 {
-                b = cyclotomic_square(&b);
-            }
         }
         Self {
             rows: rows.into_boxed_slice(),
@@ -330,13 +335,23 @@ impl<B: Backend> GtTable<B> {
 
     /// `g^k` for a **secret** exponent (little-endian limbs), constant time.
     pub fn pow(&self, k: &[u64; 4]) -> Gt<B> {
-        let mut d = signed_radix16(k);
-        let mut acc = ct_lookup(&self.rows[0], d[0]);
-        for (row, di) in self.rows.iter().zip(d.iter()).skip(1) {
-            acc = acc.mul(&ct_lookup(row, *di));
+        let (mut k0, mut k1) = split_exponent(k);
+        let mut d0 = signed_digits::<TABLE_W, TABLE_ROWS>(k0);
+        let mut d1 = signed_digits::<TABLE_W, TABLE_ROWS>(k1);
+        let mut acc0 = ct_lookup(&self.rows[0], d0[0]);
+        let mut acc1 = ct_lookup(&self.rows[0], d1[0]);
+        for (i, row) in self.rows.iter().enumerate().skip(1) {
+            acc0 = acc0.mul(&ct_lookup(row, d0[i]));
+            acc1 = acc1.mul(&ct_lookup(row, d1[i]));
         }
-        d.zeroize();
-        Gt(acc)
+        let r = acc0.mul(&acc1.frobenius_map(1));
+        d0.zeroize();
+        d1.zeroize();
+        k0.zeroize();
+        k1.zeroize();
+        acc0.zeroize();
+        acc1.zeroize();
+        Gt(r)
     }
 
     /// `g^k` for a secret scalar k ∈ Z/nZ, constant time.
