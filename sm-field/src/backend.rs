@@ -11,6 +11,9 @@ use crate::{Limbs, Modulus};
 
 #[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
 pub mod asm;
+#[cfg(all(target_arch = "aarch64", any(feature = "asm", sm_backend = "asm")))]
+#[path = "backend/asm_aarch64.rs"]
+pub mod asm;
 #[cfg(any(feature = "u32", sm_backend = "u32"))]
 pub mod u32;
 pub mod u64;

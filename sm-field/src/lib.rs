@@ -3,11 +3,13 @@
 //! * [`Modulus`] fixes a prime: [`Sm2P`], [`Sm2N`], [`Sm9P`], [`Sm9N`].
 //! * [`Backend`] implements limb arithmetic on Montgomery residues (R = 2^256):
 //!   [`U64`] (portable, `u128` products), `U32` (portable, 8 × 32-bit limbs, feature `u32`) and
-//!   `Asm` (x86_64 MULX/ADCX/ADOX, feature `asm`). All produce bit-identical limbs.
+//!   `Asm` (feature `asm`: x86_64 MULX/ADCX/ADOX, or aarch64 MUL/UMULH/ADCS/CSEL). All produce
+//!   bit-identical limbs.
 //! * [`Fp<M, B>`](Fp) is an element of GF(p), with `B` defaulting to [`DefaultBackend`].
 //!
 //! The default backend is chosen by Cargo features with priority `asm > u64 > u32` (`asm` only on
-//! x86_64); `--cfg sm_backend="u32"` (or `"u64"`, `"asm"`) in `RUSTFLAGS` overrides the choice.
+//! x86_64 and aarch64); `--cfg sm_backend="u32"` (or `"u64"`, `"asm"`) in `RUSTFLAGS` overrides
+//! the choice.
 //!
 //! ```
 //! use sm_field::{Fp, Sm9P};
@@ -48,7 +50,10 @@ pub use modulus::{
     Sm9P,
 };
 
-#[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
+#[cfg(all(
+    any(target_arch = "x86_64", target_arch = "aarch64"),
+    any(feature = "asm", sm_backend = "asm")
+))]
 pub use backend::asm::Asm;
 #[cfg(any(feature = "u32", sm_backend = "u32"))]
 pub use backend::u32::U32;
@@ -62,19 +67,29 @@ pub type DefaultBackend = backend::u32::U32;
 #[cfg(sm_backend = "u64")]
 /// The backend used when none is named (forced by `--cfg sm_backend="u64"`).
 pub type DefaultBackend = U64;
-#[cfg(all(sm_backend = "asm", target_arch = "x86_64"))]
+#[cfg(all(
+    sm_backend = "asm",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 /// The backend used when none is named (forced by `--cfg sm_backend="asm"`).
 pub type DefaultBackend = backend::asm::Asm;
-#[cfg(all(sm_backend = "asm", not(target_arch = "x86_64")))]
+#[cfg(all(
+    sm_backend = "asm",
+    not(any(target_arch = "x86_64", target_arch = "aarch64"))
+))]
 /// The backend used when none is named (`asm` requested on a target without it: `u64`).
 pub type DefaultBackend = U64;
 
-#[cfg(all(not(sm_backend), feature = "asm", target_arch = "x86_64"))]
+#[cfg(all(
+    not(sm_backend),
+    feature = "asm",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 /// The backend used when none is named: `asm` (feature priority asm > u64 > u32).
 pub type DefaultBackend = backend::asm::Asm;
 #[cfg(all(
     not(sm_backend),
-    not(all(feature = "asm", target_arch = "x86_64")),
+    not(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64"))),
     any(feature = "u64", feature = "asm", not(feature = "u32"))
 ))]
 /// The backend used when none is named: `u64`.
