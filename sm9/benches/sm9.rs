@@ -43,6 +43,10 @@ fn bench(c: &mut Criterion) {
     g.bench_function("sign", |b| {
         b.iter(|| sm9::sign(&alice, &smaster, black_box(&msg), &mut rng).unwrap())
     });
+    let alice_prepared = alice.prepare();
+    g.bench_function("sign_prepared", |b| {
+        b.iter(|| sm9::sign_prepared(&alice_prepared, &smaster, black_box(&msg), &mut rng).unwrap())
+    });
     g.bench_function("verify", |b| {
         b.iter(|| sm9::verify(&smaster, b"Alice", black_box(&msg), &sig).unwrap())
     });

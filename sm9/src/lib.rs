@@ -7,7 +7,7 @@
 //! | operation | functions | standard |
 //! |---|---|---|
 //! | master keys, user key extraction | [`SignMasterKey`], [`EncMasterKey`] | GM/T 0044.2–.4 §6.1 |
-//! | sign / verify (streaming) | [`sign`], [`verify`], [`Signer`], [`Verifier`], [`BatchVerifier`] | GM/T 0044.2 §6 |
+//! | sign / verify (streaming) | [`sign`], [`sign_prepared`], [`verify`], [`Signer`], [`Verifier`], [`BatchVerifier`] | GM/T 0044.2 §6 |
 //! | encrypt / decrypt | [`encrypt`], [`decrypt`], [`Ciphertext`] | GM/T 0044.4 §7 |
 //! | key encapsulation | [`encapsulate`], [`decapsulate`] | GM/T 0044.4 §6 |
 //! | key exchange | [`Initiator`], [`Responder`] | GM/T 0044.3 §7 |
@@ -94,6 +94,7 @@ mod keys;
 mod pkcs8;
 mod prepared;
 mod sign;
+mod signing_key;
 mod symmetric;
 
 pub use asn1::{
@@ -114,7 +115,8 @@ pub use keys::{
 };
 pub use pkcs8::DEFAULT_PBKDF2_ITERATIONS;
 pub use prepared::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey};
-pub use sign::{sign, verify, Signature, Signer, Verifier};
+pub use sign::{sign, sign_prepared, verify, Signature, Signer, Verifier};
+pub use signing_key::SigningKey;
 pub use symmetric::{EncryptionMode, MacMode};
 
 /// An integer modulo the group order n (scalars, `h`, master secrets).

@@ -29,6 +29,7 @@ use crate::groups::{
 use crate::hash::{HashToRange, H2_PREFIX};
 use crate::keys::{random_nonzero_scalar, scalar_from_bytes, SignUserKey, HID_SIGN};
 use crate::prepared::PreparedSignMasterPublicKey;
+use crate::signing_key::SigningKey;
 use crate::{Error, Result, Scalar};
 
 /// An SM9 signature `(h, S)`: `h ∈ [1, n − 1]`, `S ∈ G1`.
@@ -105,10 +106,17 @@ fn check_key(key: &SignUserKey, master: &PreparedSignMasterPublicKey) -> Result<
     }
 }
 
+/// The user key a [`Signer`] uses: plain, or prepared with a comb table of `ds`.
+#[derive(Clone, Copy)]
+enum KeyRef<'a> {
+    Plain(&'a SignUserKey),
+    Prepared(&'a SigningKey),
+}
+
 /// Incremental signer: feed the message with [`update`](Self::update), then [`sign`](Self::sign).
 #[derive(Clone)]
 pub struct Signer<'a> {
-    key: &'a SignUserKey,
+    key: KeyRef<'a>,
     master: &'a PreparedSignMasterPublicKey,
     hash: HashToRange,
 }
@@ -119,7 +127,20 @@ impl<'a> Signer<'a> {
     pub fn new(key: &'a SignUserKey, master: &'a PreparedSignMasterPublicKey) -> Result<Self> {
         check_key(key, master)?;
         Ok(Self {
-            key,
+            key: KeyRef::Plain(key),
+            master,
+            hash: HashToRange::new(H2_PREFIX),
+        })
+    }
+
+    /// [`new`](Self::new) with a prepared [`SigningKey`] (faster step A6).
+    pub fn with_prepared(
+        key: &'a SigningKey,
+        master: &'a PreparedSignMasterPublicKey,
+    ) -> Result<Self> {
+        check_key(&key.key, master)?;
+        Ok(Self {
+            key: KeyRef::Prepared(key),
             master,
             hash: HashToRange::new(H2_PREFIX),
         })
@@ -157,7 +178,11 @@ impl<'a> Signer<'a> {
             return None;
         }
         // A6: S = [l]dsA (constant time in l and dsA).
-        let s = G1Jacobian::from(self.key.ds).mul(&l).to_affine();
+        let s = match self.key {
+            KeyRef::Plain(k) => G1Jacobian::from(k.ds).mul(&l),
+            KeyRef::Prepared(k) => k.mul_ds(&l),
+        }
+        .to_affine();
         l.zeroize();
         Some(Signature { h, s })
     }
@@ -181,6 +206,27 @@ pub fn sign(
     rng: &mut impl CryptoRngCore,
 ) -> Result<Signature> {
     let mut s = Signer::new(key, master)?;
+    s.update(message);
+    Ok(s.sign(rng))
+}
+
+/// Signs `message` (one shot) with a prepared [`SigningKey`].
+///
+/// ```
+/// # use rand_core::OsRng;
+/// let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+/// let master = kgc.public_key().prepare();
+/// let alice = kgc.extract(b"Alice").unwrap().prepare(); // comb table of ds, built once
+/// let sig = sm9::sign_prepared(&alice, &master, b"message", &mut OsRng).unwrap();
+/// assert!(sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
+/// ```
+pub fn sign_prepared(
+    key: &SigningKey,
+    master: &PreparedSignMasterPublicKey,
+    message: &[u8],
+    rng: &mut impl CryptoRngCore,
+) -> Result<Signature> {
+    let mut s = Signer::with_prepared(key, master)?;
     s.update(message);
     Ok(s.sign(rng))
 }
