@@ -274,9 +274,10 @@ impl<B: Backend> SecretKey<B> {
         // B1–B2: on the curve and not the identity (cofactor 1).
         let c1 = Affine::<Curve<B>>::from_sec1(&c.c1).map_err(|_| Error::Decryption)?;
         // B3
-        let s = c1.to_jacobian().mul(self.scalar()).to_affine();
+        let mut s = c1.to_jacobian().mul(self.scalar()).to_affine();
         let x2 = Zeroizing::new(s.x().to_bytes());
         let y2 = Zeroizing::new(s.y().to_bytes());
+        s.zeroize();
         // B4–B5
         let mut m = Zeroizing::new(c.c2.clone());
         let zero = kdf_xor(&x2, &y2, &mut m);

@@ -232,8 +232,10 @@ impl<B: Backend> InitiatorWaiting<B> {
     }
 
     fn secrets(&self, rb: &PublicKey<B>, klen: usize) -> Result<Secrets, Error> {
-        let u = self.common.shared_point(&self.r, &self.ra, rb)?;
-        Ok(self.common.derive(&u, &self.ra, rb.as_affine(), klen))
+        let mut u = self.common.shared_point(&self.r, &self.ra, rb)?;
+        let s = self.common.derive(&u, &self.ra, rb.as_affine(), klen);
+        u.zeroize();
+        Ok(s)
     }
 }
 
@@ -314,7 +316,9 @@ impl<B: Backend> Responder<B> {
         let (rb, rb_pk) = point_of(&r);
         let v = self.common.shared_point(&r, &rb, ra);
         r.zeroize();
-        let s = self.common.derive(&v?, ra.as_affine(), &rb, klen);
+        let mut v = v?;
+        let s = self.common.derive(&v, ra.as_affine(), &rb, klen);
+        v.zeroize();
         let w = ResponderWaiting {
             key: s.key,
             s_a: s.s_a,
