@@ -1,0 +1,514 @@
+//! Command-line definitions (clap derive) and dispatch.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::error::{Error, Result};
+use crate::io::Encoding;
+use crate::keys::{KeyFormat, PassArgs, Pbe};
+
+/// SM2 / SM3 / SM9 command-line tool, interoperable with OpenSSL 3.0 and GmSSL.
+///
+/// Exit status: 0 success; 1 verification or decryption failure (also for a truncated or
+/// malformed signature or ciphertext, and an SM3 --check mismatch); 2 usage or input error
+/// (unknown option, unreadable file, malformed or wrong-type key, wrong password).
+#[derive(Parser, Debug)]
+#[command(name = "smtool", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// SM3 digests (or HMAC-SM3) of files, printed like sha256sum; --check verifies a list.
+    Sm3(Sm3Args),
+    /// SM2: key generation, signatures (with distinguishing IDs), public-key encryption.
+    #[command(subcommand)]
+    Sm2(Sm2Command),
+    /// SM9 identity-based cryptography: master keys, user keys, signatures, encryption, KEM.
+    #[command(subcommand)]
+    Sm9(Sm9Command),
+}
+
+/// Arguments of `smtool sm3`.
+#[derive(Args, Debug)]
+pub struct Sm3Args {
+    /// Files to hash ('-' or none: standard input).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Compute HMAC-SM3 with this key (hexadecimal).
+    #[arg(long, value_name = "HEX")]
+    pub hmac_key: Option<String>,
+    /// Read 'digest  name' lines from the FILEs and verify them.
+    #[arg(short, long)]
+    pub check: bool,
+    /// With --check: print nothing for verified files.
+    #[arg(long, requires = "check")]
+    pub quiet: bool,
+}
+
+/// Where a binary object goes and how it is encoded.
+#[derive(Args, Debug, Clone)]
+pub struct OutArgs {
+    /// Output file ('-': standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: PathBuf,
+    /// Text encoding of the signature / ciphertext / key material written or read.
+    #[arg(long, value_enum, default_value_t = Encoding::Raw)]
+    pub encoding: Encoding,
+}
+
+/// The message input.
+#[derive(Args, Debug, Clone)]
+pub struct InArgs {
+    /// Input file ('-': standard input).
+    #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+}
+
+/// A distinguishing identifier, as text or hex.
+#[derive(Args, Debug, Clone)]
+pub struct IdArgs {
+    /// Distinguishing ID as text (default "1234567812345678"; OpenSSL's default is the empty ID).
+    #[arg(long, value_name = "ID", conflicts_with = "id_hex")]
+    pub id: Option<String>,
+    /// Distinguishing ID in hexadecimal.
+    #[arg(long, value_name = "HEX")]
+    pub id_hex: Option<String>,
+}
+
+impl IdArgs {
+    /// The ID bytes, or `default` when none was given.
+    pub fn bytes(&self, default: Option<&[u8]>) -> Result<Vec<u8>> {
+        match (&self.id, &self.id_hex) {
+            (Some(s), _) => Ok(s.as_bytes().to_vec()),
+            (None, Some(h)) => hex::decode(h.trim())
+                .map_err(|e| Error::Usage(format!("--id-hex is not valid hex: {e}"))),
+            (None, None) => default.map(<[u8]>::to_vec).ok_or_else(|| {
+                Error::Usage("an identity is required: give --id or --id-hex".into())
+            }),
+        }
+    }
+}
+
+/// Where a newly written key goes.
+#[derive(Args, Debug, Clone)]
+pub struct KeyOutArgs {
+    /// Key file format.
+    #[arg(long, value_enum, default_value_t = KeyFormat::Pem)]
+    pub key_format: KeyFormat,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Sm2Command {
+    /// Generate a key pair: PKCS#8 private key (encrypted with --pass-env/--pass-file) and SPKI public key.
+    Keygen(Sm2Keygen),
+    /// Write the SPKI public key of a private key (or re-encode a public key).
+    Pubkey(Sm2Pubkey),
+    /// Sign a message (streamed: SM3(ZA || M) is computed chunk by chunk).
+    Sign(Sm2Sign),
+    /// Verify a signature over a message (streamed).
+    Verify(Sm2Verify),
+    /// Encrypt to a public key.
+    Encrypt(Sm2Encrypt),
+    /// Decrypt with a private key.
+    Decrypt(Sm2Decrypt),
+}
+
+/// `smtool sm2 keygen`.
+#[derive(Args, Debug)]
+pub struct Sm2Keygen {
+    /// Private key output ('-': standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: PathBuf,
+    /// Also write the public key (SPKI) here.
+    #[arg(long, value_name = "FILE")]
+    pub pubout: Option<PathBuf>,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    /// Password-based encryption to use with a password.
+    #[arg(long, value_enum, default_value_t = Pbe::Gmssl)]
+    pub pbe: Pbe,
+    #[command(flatten)]
+    pub key_out: KeyOutArgs,
+}
+
+/// `smtool sm2 pubkey`.
+#[derive(Args, Debug)]
+pub struct Sm2Pubkey {
+    /// SM2 private (or public) key, PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    /// Public key output ('-': standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub key_out: KeyOutArgs,
+}
+
+/// SM2 signature encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sm2SigFormat {
+    /// DER SEQUENCE { r, s } (OpenSSL, GmSSL).
+    Der,
+    /// 64 bytes r || s.
+    Raw,
+}
+
+/// `smtool sm2 sign`.
+#[derive(Args, Debug)]
+pub struct Sm2Sign {
+    /// SM2 private key, PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    #[command(flatten)]
+    pub id: IdArgs,
+    /// Signature encoding.
+    #[arg(long, value_enum, default_value_t = Sm2SigFormat::Der)]
+    pub format: Sm2SigFormat,
+    #[command(flatten)]
+    pub input: InArgs,
+    #[command(flatten)]
+    pub out: OutArgs,
+}
+
+/// `smtool sm2 verify`.
+#[derive(Args, Debug)]
+pub struct Sm2Verify {
+    /// SM2 public key (SPKI), PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub pubkey: PathBuf,
+    #[command(flatten)]
+    pub id: IdArgs,
+    /// Signature file.
+    #[arg(short, long, value_name = "FILE")]
+    pub sig: PathBuf,
+    /// Signature encoding.
+    #[arg(long, value_enum, default_value_t = Sm2SigFormat::Der)]
+    pub format: Sm2SigFormat,
+    /// Text encoding of the signature file.
+    #[arg(long, value_enum, default_value_t = Encoding::Raw)]
+    pub encoding: Encoding,
+    #[command(flatten)]
+    pub input: InArgs,
+    /// Print nothing on success.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// SM2 ciphertext encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sm2CtFormat {
+    /// GM/T 0009 DER SEQUENCE { x, y, C3, C2 } (OpenSSL, GmSSL).
+    Der,
+    /// 04 || x || y || C3 || C2 (GB/T 32918.4-2016).
+    C1c3c2,
+    /// 04 || x || y || C2 || C3 (older order).
+    C1c2c3,
+}
+
+/// `smtool sm2 encrypt`.
+#[derive(Args, Debug)]
+pub struct Sm2Encrypt {
+    /// Recipient's SM2 public key (SPKI), PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub pubkey: PathBuf,
+    /// Ciphertext encoding.
+    #[arg(long, value_enum, default_value_t = Sm2CtFormat::Der)]
+    pub format: Sm2CtFormat,
+    #[command(flatten)]
+    pub input: InArgs,
+    #[command(flatten)]
+    pub out: OutArgs,
+}
+
+/// `smtool sm2 decrypt`.
+#[derive(Args, Debug)]
+pub struct Sm2Decrypt {
+    /// SM2 private key, PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    /// Ciphertext encoding.
+    #[arg(long, value_enum, default_value_t = Sm2CtFormat::Der)]
+    pub format: Sm2CtFormat,
+    /// Text encoding of the ciphertext input.
+    #[arg(long, value_enum, default_value_t = Encoding::Raw)]
+    pub encoding: Encoding,
+    #[command(flatten)]
+    pub input: InArgs,
+    /// Plaintext output ('-': standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: PathBuf,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Sm9Command {
+    /// Generate a master key (KGC) and its master public key.
+    Setup(Sm9Setup),
+    /// Extract a user's private key for an identity from a master key.
+    Extract(Sm9Extract),
+    /// Sign a message with a user signing key (streamed).
+    Sign(Sm9Sign),
+    /// Verify a signature for an identity under a master public key (streamed).
+    Verify(Sm9Verify),
+    /// Encrypt to an identity under an encryption master public key.
+    Encrypt(Sm9Encrypt),
+    /// Decrypt with a user decryption key.
+    Decrypt(Sm9Decrypt),
+    /// Key encapsulation: derive a shared key for an identity, or recover it.
+    #[command(subcommand)]
+    Kem(Sm9Kem),
+}
+
+/// `smtool sm9 setup`.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("system").required(true).args(["sign", "enc"])))]
+pub struct Sm9Setup {
+    /// Signature system (master public key in G2).
+    #[arg(long)]
+    pub sign: bool,
+    /// Encryption / key-exchange system (master public key in G1).
+    #[arg(long)]
+    pub enc: bool,
+    /// Master key output ('-': standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Master public key output.
+    #[arg(long, value_name = "FILE")]
+    pub pubout: Option<PathBuf>,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    #[command(flatten)]
+    pub key_out: KeyOutArgs,
+}
+
+/// `smtool sm9 extract`.
+#[derive(Args, Debug)]
+pub struct Sm9Extract {
+    /// Master key (signature or encryption system), PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub master: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    #[command(flatten)]
+    pub id: IdArgs,
+    /// From an encryption master key, extract a key-exchange key (hid 2) instead of a decryption key (hid 3).
+    #[arg(long)]
+    pub exchange: bool,
+    /// User key output ('-': standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Encrypt the user key with the password in environment variable VAR.
+    #[arg(long, value_name = "VAR")]
+    pub out_pass_env: Option<String>,
+    #[command(flatten)]
+    pub key_out: KeyOutArgs,
+}
+
+/// SM9 signature encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sm9SigFormat {
+    /// GM/T 0080 DER SEQUENCE { h OCTET STRING, S BIT STRING } (GmSSL).
+    Der,
+    /// h || S (32 + 65 bytes; gmalg).
+    Raw,
+}
+
+/// `smtool sm9 sign`.
+#[derive(Args, Debug)]
+pub struct Sm9Sign {
+    /// User signing key, PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    /// Signature encoding.
+    #[arg(long, value_enum, default_value_t = Sm9SigFormat::Der)]
+    pub format: Sm9SigFormat,
+    #[command(flatten)]
+    pub input: InArgs,
+    #[command(flatten)]
+    pub out: OutArgs,
+}
+
+/// `smtool sm9 verify`.
+#[derive(Args, Debug)]
+pub struct Sm9Verify {
+    /// Signature master public key, PEM or DER.
+    #[arg(long, value_name = "FILE")]
+    pub mpk: PathBuf,
+    #[command(flatten)]
+    pub id: IdArgs,
+    /// Signature file.
+    #[arg(short, long, value_name = "FILE")]
+    pub sig: PathBuf,
+    /// Signature encoding.
+    #[arg(long, value_enum, default_value_t = Sm9SigFormat::Der)]
+    pub format: Sm9SigFormat,
+    /// Text encoding of the signature file.
+    #[arg(long, value_enum, default_value_t = Encoding::Raw)]
+    pub encoding: Encoding,
+    #[command(flatten)]
+    pub input: InArgs,
+    /// Print nothing on success.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// The SM9 encryption MAC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sm9Mac {
+    /// The standard's SM3(C2 || K2) (GM/T 0044.4; gmalg).
+    Standard,
+    /// GmSSL's HMAC-SM3(K2, C2).
+    Gmssl,
+}
+
+/// The SM9 data-encapsulation cipher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sm9Cipher {
+    /// KDF stream cipher (EnType 0).
+    Kdf,
+    /// SM4-CBC with PKCS#7 padding and a random IV (EnType 2).
+    Sm4Cbc,
+    /// SM4-ECB with PKCS#7 padding (EnType 1).
+    Sm4Ecb,
+}
+
+/// SM9 ciphertext encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sm9CtFormat {
+    /// GM/T 0080 DER SEQUENCE { EnType, C1, C3, C2 } (GmSSL).
+    Der,
+    /// C1 || C3 || C2 with C1 = 04 || x || y (GM/T 0044.4; gmalg). Decrypting needs --cipher.
+    Raw,
+}
+
+/// `smtool sm9 encrypt`.
+#[derive(Args, Debug)]
+pub struct Sm9Encrypt {
+    /// Encryption master public key, PEM or DER.
+    #[arg(long, value_name = "FILE")]
+    pub mpk: PathBuf,
+    #[command(flatten)]
+    pub id: IdArgs,
+    /// MAC over C2.
+    #[arg(long, value_enum, default_value_t = Sm9Mac::Standard)]
+    pub mac: Sm9Mac,
+    /// Cipher for the message.
+    #[arg(long, value_enum, default_value_t = Sm9Cipher::Kdf)]
+    pub cipher: Sm9Cipher,
+    /// Ciphertext encoding.
+    #[arg(long, value_enum, default_value_t = Sm9CtFormat::Der)]
+    pub format: Sm9CtFormat,
+    #[command(flatten)]
+    pub input: InArgs,
+    #[command(flatten)]
+    pub out: OutArgs,
+}
+
+/// `smtool sm9 decrypt`.
+#[derive(Args, Debug)]
+pub struct Sm9Decrypt {
+    /// User decryption key, PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    #[command(flatten)]
+    pub id: IdArgs,
+    /// MAC over C2 (must match the sender's).
+    #[arg(long, value_enum, default_value_t = Sm9Mac::Standard)]
+    pub mac: Sm9Mac,
+    /// Cipher of a raw ciphertext (DER ciphertexts name theirs).
+    #[arg(long, value_enum)]
+    pub cipher: Option<Sm9Cipher>,
+    /// Ciphertext encoding.
+    #[arg(long, value_enum, default_value_t = Sm9CtFormat::Der)]
+    pub format: Sm9CtFormat,
+    /// Text encoding of the ciphertext input.
+    #[arg(long, value_enum, default_value_t = Encoding::Raw)]
+    pub encoding: Encoding,
+    #[command(flatten)]
+    pub input: InArgs,
+    /// Plaintext output ('-': standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: PathBuf,
+}
+
+/// Encodings of an SM9 encapsulation C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sm9KemFormat {
+    /// DER BIT STRING of 04 || x || y.
+    Der,
+    /// 04 || x || y (65 bytes; gmalg).
+    Raw,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Sm9Kem {
+    /// Derive a fresh shared key for an identity; write the key and its encapsulation C.
+    Encap(Sm9Encap),
+    /// Recover the shared key from an encapsulation C with a user decryption key.
+    Decap(Sm9Decap),
+}
+
+/// `smtool sm9 kem encap`.
+#[derive(Args, Debug)]
+pub struct Sm9Encap {
+    /// Encryption master public key, PEM or DER.
+    #[arg(long, value_name = "FILE")]
+    pub mpk: PathBuf,
+    #[command(flatten)]
+    pub id: IdArgs,
+    /// Shared key length in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 32)]
+    pub len: usize,
+    /// Shared key output ('-': standard output).
+    #[arg(long, value_name = "FILE")]
+    pub key_out: PathBuf,
+    /// Encapsulation encoding.
+    #[arg(long, value_enum, default_value_t = Sm9KemFormat::Der)]
+    pub format: Sm9KemFormat,
+    #[command(flatten)]
+    pub out: OutArgs,
+}
+
+/// `smtool sm9 kem decap`.
+#[derive(Args, Debug)]
+pub struct Sm9Decap {
+    /// User decryption key, PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    #[command(flatten)]
+    pub id: IdArgs,
+    /// Shared key length in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 32)]
+    pub len: usize,
+    /// Encapsulation encoding.
+    #[arg(long, value_enum, default_value_t = Sm9KemFormat::Der)]
+    pub format: Sm9KemFormat,
+    #[command(flatten)]
+    pub input: InArgs,
+    #[command(flatten)]
+    pub out: OutArgs,
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Sm3(a) => crate::sm3_cmd::run(&a),
+        Command::Sm2(c) => crate::sm2_cmd::run(c),
+        Command::Sm9(c) => crate::sm9_cmd::run(c),
+    }
+}

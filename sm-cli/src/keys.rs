@@ -1,0 +1,573 @@
+//! Reading keys in every form the peers write — PEM or DER; PKCS#8 (plain or PBES2-encrypted),
+//! SEC1, SPKI, and GmSSL's own SM9 structures — recognising what a file holds so that a wrong
+//! key type gets a message naming both the expected and the found type; and writing keys.
+
+use std::path::Path;
+
+use clap::{Args, ValueEnum};
+use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier};
+use der::{Decode, Tag, Tagged};
+use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
+use sm2::spki::{DecodePublicKey, EncodePublicKey};
+use zeroize::Zeroizing;
+
+use crate::error::{Error, Result};
+use crate::io;
+use crate::pbe::{self, PbeError};
+
+const OID_EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
+const OID_SM2: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.301");
+const OID_RSA: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
+const OID_ED25519: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.101.112");
+const OID_X25519: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.101.110");
+
+/// What a key file holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// SM2 private key.
+    Sm2Private,
+    /// SM2 public key.
+    Sm2Public,
+    /// SM9 signature master key (KGC).
+    Sm9SignMaster,
+    /// SM9 encryption master key (KGC).
+    Sm9EncMaster,
+    /// SM9 user signing key.
+    Sm9SignUser,
+    /// SM9 user decryption key.
+    Sm9EncUser,
+    /// SM9 user key-exchange key.
+    Sm9ExchangeUser,
+    /// SM9 signature master public key.
+    Sm9SignMpk,
+    /// SM9 encryption master public key.
+    Sm9EncMpk,
+    /// Anything else, described.
+    Other(String),
+}
+
+impl Kind {
+    /// "an SM2 private key" etc.
+    pub fn describe(&self) -> String {
+        match self {
+            Kind::Sm2Private => "an SM2 private key".into(),
+            Kind::Sm2Public => "an SM2 public key".into(),
+            Kind::Sm9SignMaster => "an SM9 signature master key".into(),
+            Kind::Sm9EncMaster => "an SM9 encryption master key".into(),
+            Kind::Sm9SignUser => "an SM9 user signing key".into(),
+            Kind::Sm9EncUser => "an SM9 user decryption key".into(),
+            Kind::Sm9ExchangeUser => "an SM9 user key-exchange key".into(),
+            Kind::Sm9SignMpk => "an SM9 signature master public key".into(),
+            Kind::Sm9EncMpk => "an SM9 encryption master public key".into(),
+            Kind::Other(s) => s.clone(),
+        }
+    }
+}
+
+/// The container a key came in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    /// PKCS#8 `PrivateKeyInfo`.
+    Pkcs8,
+    /// SEC1 `ECPrivateKey`.
+    Sec1,
+    /// `SubjectPublicKeyInfo`.
+    Spki,
+    /// GmSSL's bare GM/T 0080 structure (SM9 keys, master public keys).
+    Bare,
+}
+
+/// A recognised key: its kind, container and DER.
+struct Loaded {
+    kind: Kind,
+    form: Form,
+    der: Zeroizing<Vec<u8>>,
+}
+
+/// Password options of a command that reads or writes an encrypted key.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PassArgs {
+    /// Read the key password from environment variable VAR.
+    #[arg(long, value_name = "VAR", conflicts_with = "pass_file")]
+    pub pass_env: Option<String>,
+    /// Read the key password from the first line of FILE.
+    #[arg(long, value_name = "FILE")]
+    pub pass_file: Option<std::path::PathBuf>,
+}
+
+impl PassArgs {
+    /// The password, if one was given.
+    pub fn password(&self) -> Result<Option<Zeroizing<Vec<u8>>>> {
+        if let Some(var) = &self.pass_env {
+            return match std::env::var_os(var) {
+                Some(v) => Ok(Some(Zeroizing::new(v.into_encoded_bytes()))),
+                None => Err(Error::Usage(format!(
+                    "environment variable {var} (given by --pass-env) is not set"
+                ))),
+            };
+        }
+        if let Some(path) = &self.pass_file {
+            let data = Zeroizing::new(io::read_small(path, "password file")?);
+            let line = data.split(|&b| b == b'\n').next().unwrap_or(&[]);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            return Ok(Some(Zeroizing::new(line.to_vec())));
+        }
+        Ok(None)
+    }
+}
+
+/// Output form of a written key.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum KeyFormat {
+    /// PEM text.
+    #[default]
+    Pem,
+    /// Binary DER.
+    Der,
+}
+
+/// Which password-based encryption to write (when a password is given).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Pbe {
+    /// PBKDF2-HMAC-SM3 + SM4-CBC, as GmSSL writes it.
+    #[default]
+    Gmssl,
+    /// PBKDF2-HMAC-SHA256 + SM4-CBC: readable by OpenSSL 3.0 (and GmSSL).
+    Openssl,
+}
+
+/// One PEM block: label and DER.
+fn pem_blocks(text: &str) -> std::result::Result<Vec<(String, Vec<u8>)>, String> {
+    let mut blocks = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("-----BEGIN ") {
+        let after = &rest[start + 11..];
+        let label_end = after
+            .find("-----")
+            .ok_or("PEM header line is not terminated")?;
+        let label = &after[..label_end];
+        let end_marker = format!("-----END {label}-----");
+        let end = rest[start..]
+            .find(&end_marker)
+            .ok_or_else(|| format!("PEM block '{label}' has no END line"))?;
+        let block = &rest[start..start + end + end_marker.len()];
+        let (got, der) = der::pem::decode_vec(block.as_bytes())
+            .map_err(|e| format!("corrupted PEM block '{label}': {e}"))?;
+        blocks.push((got.to_string(), der));
+        rest = &rest[start + end + end_marker.len()..];
+    }
+    Ok(blocks)
+}
+
+/// The DER of the key in a file's bytes, and whether it is password-encrypted.
+fn key_der(path: &Path, data: &[u8]) -> Result<(Zeroizing<Vec<u8>>, bool)> {
+    let name = path.display();
+    let looks_pem = data.windows(11).any(|w| w == b"-----BEGIN ");
+    if !looks_pem {
+        return Ok((Zeroizing::new(data.to_vec()), pbe::is_pbes2(data)));
+    }
+    let text = std::str::from_utf8(data)
+        .map_err(|_| Error::Input(format!("{name}: corrupted PEM (not text)")))?;
+    let blocks = pem_blocks(text).map_err(|e| Error::Input(format!("{name}: {e}")))?;
+    let (label, der) = blocks
+        .into_iter()
+        .find(|(l, _)| l != "EC PARAMETERS")
+        .ok_or_else(|| Error::Input(format!("{name}: no key found in the PEM file")))?;
+    let der = Zeroizing::new(der);
+    if label == "ENCRYPTED PRIVATE KEY" {
+        return Ok((der, true));
+    }
+    if label.contains("ENCRYPTED") || text.contains("Proc-Type: 4,ENCRYPTED") {
+        return Err(Error::Input(format!(
+            "{name}: legacy encrypted PEM ('{label}') is not supported; use PKCS#8 encryption"
+        )));
+    }
+    Ok((der, false))
+}
+
+/// The elements of a DER SEQUENCE.
+fn sequence_elements(der: &[u8]) -> Option<Vec<AnyRef<'_>>> {
+    elements(AnyRef::from_der(der).ok()?)
+}
+
+/// The elements of a SEQUENCE value.
+fn elements(outer: AnyRef<'_>) -> Option<Vec<AnyRef<'_>>> {
+    if outer.tag() != Tag::Sequence {
+        return None;
+    }
+    let mut reader = der::SliceReader::new(outer.value()).ok()?;
+    let mut out = Vec::new();
+    while !der::Reader::is_finished(&reader) {
+        out.push(der::Reader::decode::<AnyRef<'_>>(&mut reader).ok()?);
+    }
+    Some(out)
+}
+
+fn algorithm_kind(oid: ObjectIdentifier, params: Option<AnyRef<'_>>, private: bool) -> Kind {
+    let param_oid = params.and_then(|p| p.decode_as::<ObjectIdentifier>().ok());
+    if oid == OID_EC_PUBLIC_KEY {
+        return match param_oid {
+            Some(c) if c == OID_SM2 => {
+                if private {
+                    Kind::Sm2Private
+                } else {
+                    Kind::Sm2Public
+                }
+            }
+            Some(c) => Kind::Other(format!(
+                "an EC {} key on curve {} (not SM2)",
+                if private { "private" } else { "public" },
+                curve_name(c)
+            )),
+            None => Kind::Other("an EC key with explicit curve parameters (not supported)".into()),
+        };
+    }
+    if oid == sm9::OID_SM9 {
+        return match param_oid {
+            Some(p) if p == sm9::OID_SM9_SIGN => Kind::Sm9SignMaster,
+            Some(p) if p == sm9::OID_SM9_ENCRYPT => Kind::Sm9EncMaster,
+            _ => Kind::Other("an SM9 key of unknown type".into()),
+        };
+    }
+    if private {
+        if oid == sm9::OID_SM9_SIGN {
+            return Kind::Sm9SignUser;
+        }
+        if oid == sm9::OID_SM9_ENCRYPT {
+            return Kind::Sm9EncUser;
+        }
+        if oid == sm9::OID_SM9_KEY_AGREEMENT {
+            return Kind::Sm9ExchangeUser;
+        }
+    }
+    let what = if oid == OID_RSA {
+        "an RSA".to_string()
+    } else if oid == OID_ED25519 {
+        "an Ed25519".to_string()
+    } else if oid == OID_X25519 {
+        "an X25519".to_string()
+    } else {
+        format!("a {oid}")
+    };
+    Kind::Other(format!(
+        "{what} {} key",
+        if private { "private" } else { "public" }
+    ))
+}
+
+fn curve_name(oid: ObjectIdentifier) -> String {
+    match oid.to_string().as_str() {
+        "1.2.840.10045.3.1.7" => "P-256".into(),
+        "1.3.132.0.34" => "P-384".into(),
+        "1.3.132.0.35" => "P-521".into(),
+        "1.3.132.0.10" => "secp256k1".into(),
+        s => s.into(),
+    }
+}
+
+/// Recognises a (decrypted) key DER.
+fn classify(der: &[u8]) -> Option<(Kind, Form)> {
+    let el = sequence_elements(der)?;
+    let tags: Vec<Tag> = el.iter().map(|a| a.tag()).collect();
+    let bits_len = |a: &AnyRef<'_>| {
+        BitStringRef::try_from(*a)
+            .ok()
+            .and_then(|b| b.as_bytes().map(<[u8]>::len))
+    };
+    match tags.as_slice() {
+        // PrivateKeyInfo ::= SEQUENCE { version, AlgorithmIdentifier, OCTET STRING, ... }
+        [Tag::Integer, Tag::Sequence, Tag::OctetString, ..] => {
+            let alg = elements(el[1])?;
+            let oid = alg.first()?.decode_as::<ObjectIdentifier>().ok()?;
+            Some((algorithm_kind(oid, alg.get(1).copied(), true), Form::Pkcs8))
+        }
+        // SubjectPublicKeyInfo ::= SEQUENCE { AlgorithmIdentifier, BIT STRING }
+        [Tag::Sequence, Tag::BitString] => {
+            let alg = elements(el[0])?;
+            let oid = alg.first()?.decode_as::<ObjectIdentifier>().ok()?;
+            Some((algorithm_kind(oid, alg.get(1).copied(), false), Form::Spki))
+        }
+        // ECPrivateKey ::= SEQUENCE { version 1, OCTET STRING, [0] params OPTIONAL, [1] ... }
+        [Tag::Integer, Tag::OctetString, ..] => {
+            let params = el.iter().find(|a| {
+                matches!(a.tag(), Tag::ContextSpecific { number, constructed: true } if number.value() == 0)
+            });
+            let curve = params.and_then(|p| {
+                AnyRef::from_der(p.value())
+                    .ok()?
+                    .decode_as::<ObjectIdentifier>()
+                    .ok()
+            });
+            match curve {
+                None => Some((Kind::Sm2Private, Form::Sec1)),
+                Some(c) if c == OID_SM2 => Some((Kind::Sm2Private, Form::Sec1)),
+                Some(c) => Some((
+                    Kind::Other(format!(
+                        "an EC private key on curve {} (not SM2)",
+                        curve_name(c)
+                    )),
+                    Form::Sec1,
+                )),
+            }
+        }
+        // SM9{Sign,Enc}MasterKey ::= SEQUENCE { INTEGER, BIT STRING Ppub }
+        [Tag::Integer, Tag::BitString] => match bits_len(&el[1])? {
+            129 => Some((Kind::Sm9SignMaster, Form::Bare)),
+            65 => Some((Kind::Sm9EncMaster, Form::Bare)),
+            _ => None,
+        },
+        // SM9MasterPublicKey ::= SEQUENCE { BIT STRING Ppub }
+        [Tag::BitString] => match bits_len(&el[0])? {
+            129 => Some((Kind::Sm9SignMpk, Form::Bare)),
+            65 => Some((Kind::Sm9EncMpk, Form::Bare)),
+            _ => None,
+        },
+        // SM9{Sign,Enc}PrivateKey ::= SEQUENCE { BIT STRING d, BIT STRING Ppub }
+        [Tag::BitString, Tag::BitString] => match (bits_len(&el[0])?, bits_len(&el[1])?) {
+            (65, 129) => Some((Kind::Sm9SignUser, Form::Bare)),
+            (129, 65) => Some((Kind::Sm9EncUser, Form::Bare)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Reads and recognises the key in `path`, decrypting it when it is encrypted.
+fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
+    let name = path.display();
+    let data = Zeroizing::new(io::read_small(path, "key file")?);
+    if data.is_empty() {
+        return Err(Error::Input(format!("{name}: empty key file")));
+    }
+    let (mut der, encrypted) = key_der(path, &data)?;
+    if encrypted {
+        let pw = pass.password()?.ok_or_else(|| {
+            Error::Usage(format!(
+                "{name} is password-encrypted: give the password with --pass-env VAR or --pass-file FILE"
+            ))
+        })?;
+        der = pbe::decrypt(&der, &pw).map_err(|e| match e {
+            PbeError::WrongPassword => Error::Input(format!(
+                "{name}: wrong password (or corrupted encrypted key)"
+            )),
+            PbeError::Malformed(m) => Error::Input(format!("{name}: malformed encrypted key: {m}")),
+            PbeError::Unsupported(m) => Error::Input(format!("{name}: unsupported {m}")),
+        })?;
+        // A wrong password that happens to leave valid padding decrypts to garbage.
+        return match classify(&der) {
+            Some((kind, Form::Pkcs8)) => Ok(Loaded {
+                kind,
+                form: Form::Pkcs8,
+                der,
+            }),
+            _ => Err(Error::Input(format!(
+                "{name}: wrong password (or corrupted encrypted key)"
+            ))),
+        };
+    }
+    match classify(&der) {
+        Some((kind, form)) => Ok(Loaded { kind, form, der }),
+        None => Err(Error::Input(format!(
+            "{name}: not a recognised key (expected PEM or DER: PKCS#8, SEC1, SPKI or GmSSL SM9)"
+        ))),
+    }
+}
+
+/// Loads `path`, requiring one of `want`.
+fn load_kind(path: &Path, pass: &PassArgs, want: &[Kind], expected: &str) -> Result<Loaded> {
+    let k = load(path, pass)?;
+    if !want.contains(&k.kind) {
+        let hint = match (&k.kind, want.first()) {
+            (Kind::Sm2Private, Some(Kind::Sm2Public)) => {
+                " (derive it with 'smtool sm2 pubkey --key FILE')"
+            }
+            _ => "",
+        };
+        return Err(Error::Input(format!(
+            "wrong key type: {} holds {}, expected {expected}{hint}",
+            path.display(),
+            k.kind.describe()
+        )));
+    }
+    Ok(k)
+}
+
+fn bad_key(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
+    Error::Input(format!("{}: invalid {what}: {e}", path.display()))
+}
+
+/// An SM2 private key (PKCS#8 or SEC1, PEM or DER, plain or encrypted).
+pub fn sm2_secret(path: &Path, pass: &PassArgs) -> Result<sm2::SecretKey> {
+    let k = load_kind(path, pass, &[Kind::Sm2Private], "an SM2 private key")?;
+    sm2_secret_from(&k, path)
+}
+
+/// An SM2 public key (SPKI, PEM or DER).
+pub fn sm2_public(path: &Path) -> Result<sm2::PublicKey> {
+    let k = load_kind(
+        path,
+        &PassArgs::default(),
+        &[Kind::Sm2Public],
+        "an SM2 public key",
+    )?;
+    sm2::PublicKey::from_public_key_der(&k.der).map_err(|e| bad_key(path, "SM2 public key", e))
+}
+
+/// A loaded SM2 key of either kind (for `sm2 pubkey`).
+pub fn sm2_any_public(path: &Path, pass: &PassArgs) -> Result<sm2::PublicKey> {
+    let k = load_kind(
+        path,
+        pass,
+        &[Kind::Sm2Private, Kind::Sm2Public],
+        "an SM2 key",
+    )?;
+    if k.kind == Kind::Sm2Public {
+        return sm2::PublicKey::from_public_key_der(&k.der)
+            .map_err(|e| bad_key(path, "SM2 public key", e));
+    }
+    Ok(*sm2_secret_from(&k, path)?.public_key())
+}
+
+fn sm2_secret_from(k: &Loaded, path: &Path) -> Result<sm2::SecretKey> {
+    match k.form {
+        Form::Sec1 => {
+            sm2::SecretKey::from_sec1_der(&k.der).map_err(|e| bad_key(path, "SM2 private key", e))
+        }
+        _ => {
+            sm2::SecretKey::from_pkcs8_der(&k.der).map_err(|e| bad_key(path, "SM2 private key", e))
+        }
+    }
+}
+
+macro_rules! sm9_private_loader {
+    ($fn:ident, $ty:ty, $kind:expr, $what:expr) => {
+        #[doc = concat!("Loads ", $what, " (PKCS#8 plain/encrypted or GmSSL DER, PEM or DER).")]
+        pub fn $fn(path: &Path, pass: &PassArgs) -> Result<$ty> {
+            let k = load_kind(path, pass, &[$kind], $what)?;
+            let r = match k.form {
+                Form::Pkcs8 => <$ty>::from_pkcs8_der(&k.der),
+                _ => <$ty>::from_der(&k.der),
+            };
+            r.map_err(|e| bad_key(path, &$what[3..], e))
+        }
+    };
+}
+
+sm9_private_loader!(
+    sm9_sign_user,
+    sm9::SignUserKey,
+    Kind::Sm9SignUser,
+    "an SM9 user signing key"
+);
+sm9_private_loader!(
+    sm9_enc_user,
+    sm9::EncUserKey,
+    Kind::Sm9EncUser,
+    "an SM9 user decryption key"
+);
+
+/// An SM9 signature master public key (GmSSL PEM or DER).
+pub fn sm9_sign_mpk(path: &Path) -> Result<sm9::SignMasterPublicKey> {
+    let k = load_kind(
+        path,
+        &PassArgs::default(),
+        &[Kind::Sm9SignMpk],
+        "an SM9 signature master public key",
+    )?;
+    sm9::SignMasterPublicKey::from_der(&k.der)
+        .map_err(|e| bad_key(path, "SM9 master public key", e))
+}
+
+/// An SM9 encryption master public key (GmSSL PEM or DER).
+pub fn sm9_enc_mpk(path: &Path) -> Result<sm9::EncMasterPublicKey> {
+    let k = load_kind(
+        path,
+        &PassArgs::default(),
+        &[Kind::Sm9EncMpk],
+        "an SM9 encryption master public key",
+    )?;
+    sm9::EncMasterPublicKey::from_der(&k.der).map_err(|e| bad_key(path, "SM9 master public key", e))
+}
+
+/// Which SM9 master key a file holds.
+pub enum Sm9Master {
+    /// Signature system.
+    Sign(sm9::SignMasterKey),
+    /// Encryption / key-exchange system.
+    Enc(sm9::EncMasterKey),
+}
+
+/// An SM9 master key of either system.
+pub fn sm9_any_master(path: &Path, pass: &PassArgs) -> Result<Sm9Master> {
+    let k = load_kind(
+        path,
+        pass,
+        &[Kind::Sm9SignMaster, Kind::Sm9EncMaster],
+        "an SM9 master key",
+    )?;
+    let bad = |e| bad_key(path, "SM9 master key", e);
+    Ok(match (k.kind, k.form) {
+        (Kind::Sm9SignMaster, Form::Pkcs8) => {
+            Sm9Master::Sign(sm9::SignMasterKey::from_pkcs8_der(&k.der).map_err(bad)?)
+        }
+        (Kind::Sm9SignMaster, _) => {
+            Sm9Master::Sign(sm9::SignMasterKey::from_der(&k.der).map_err(bad)?)
+        }
+        (_, Form::Pkcs8) => Sm9Master::Enc(sm9::EncMasterKey::from_pkcs8_der(&k.der).map_err(bad)?),
+        _ => Sm9Master::Enc(sm9::EncMasterKey::from_der(&k.der).map_err(bad)?),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing.
+
+/// Writes a private key given its PKCS#8 `PrivateKeyInfo` DER: plain or password-encrypted,
+/// PEM or DER. `gmssl_encrypted` produces the GmSSL-form `EncryptedPrivateKeyInfo` (by the
+/// algorithm crate).
+pub fn write_private(
+    out: &Path,
+    format: KeyFormat,
+    pki_der: &[u8],
+    encrypted: Option<Vec<u8>>,
+) -> Result<()> {
+    let (label, der): (&str, Zeroizing<Vec<u8>>) = match encrypted {
+        Some(e) => ("ENCRYPTED PRIVATE KEY", Zeroizing::new(e)),
+        None => ("PRIVATE KEY", Zeroizing::new(pki_der.to_vec())),
+    };
+    write_der(out, format, label, &der, true)
+}
+
+/// Writes DER, or PEM with `label`.
+pub fn write_der(
+    out: &Path,
+    format: KeyFormat,
+    label: &str,
+    der: &[u8],
+    secret: bool,
+) -> Result<()> {
+    match format {
+        KeyFormat::Der => io::write(out, der, secret),
+        KeyFormat::Pem => {
+            let pem = Zeroizing::new(
+                der::pem::encode_string(label, der::pem::LineEnding::LF, der)
+                    .map_err(|e| Error::Input(format!("cannot encode PEM: {e}")))?,
+            );
+            io::write(out, pem.as_bytes(), secret)
+        }
+    }
+}
+
+/// PKCS#8 DER of an SM2 key.
+pub fn sm2_pkcs8(sk: &sm2::SecretKey) -> Result<Zeroizing<Vec<u8>>> {
+    let doc = sk
+        .to_pkcs8_der()
+        .map_err(|e| Error::Input(format!("cannot encode the key: {e}")))?;
+    Ok(Zeroizing::new(doc.as_bytes().to_vec()))
+}
+
+/// SPKI DER of an SM2 public key.
+pub fn sm2_spki(pk: &sm2::PublicKey) -> Result<Vec<u8>> {
+    pk.to_public_key_der()
+        .map(|d| d.as_bytes().to_vec())
+        .map_err(|e| Error::Input(format!("cannot encode the public key: {e}")))
+}

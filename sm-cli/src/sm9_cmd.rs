@@ -1,0 +1,342 @@
+//! `smtool sm9 …`: identity-based keys, signatures, encryption and KEM (GM/T 0044), in
+//! GmSSL's DER / PEM forms.
+
+use std::path::Path;
+
+use rand_core::OsRng;
+use zeroize::Zeroizing;
+
+use crate::cli::{
+    Sm9Cipher, Sm9Command, Sm9CtFormat, Sm9Decap, Sm9Decrypt, Sm9Encap, Sm9Encrypt, Sm9Extract,
+    Sm9Kem, Sm9KemFormat, Sm9Mac, Sm9Setup, Sm9SigFormat, Sm9Sign, Sm9Verify,
+};
+use crate::error::{Error, Result};
+use crate::io;
+use crate::keys::{self, KeyFormat, PassArgs, Sm9Master};
+
+/// Runs an `smtool sm9` subcommand.
+pub fn run(c: Sm9Command) -> Result<()> {
+    match c {
+        Sm9Command::Setup(a) => setup(&a),
+        Sm9Command::Extract(a) => extract(&a),
+        Sm9Command::Sign(a) => sign(&a),
+        Sm9Command::Verify(a) => verify(&a),
+        Sm9Command::Encrypt(a) => encrypt(&a),
+        Sm9Command::Decrypt(a) => decrypt(&a),
+        Sm9Command::Kem(Sm9Kem::Encap(a)) => encap(&a),
+        Sm9Command::Kem(Sm9Kem::Decap(a)) => decap(&a),
+    }
+}
+
+fn lib_err(what: &str, e: sm9::Error) -> Error {
+    Error::Input(format!("{what}: {e}"))
+}
+
+fn mac_mode(m: Sm9Mac) -> sm9::MacMode {
+    match m {
+        Sm9Mac::Standard => sm9::MacMode::Sm3,
+        Sm9Mac::Gmssl => sm9::MacMode::HmacSm3,
+    }
+}
+
+fn enc_mode(c: Sm9Cipher) -> sm9::EncryptionMode {
+    match c {
+        Sm9Cipher::Kdf => sm9::EncryptionMode::KdfStream,
+        Sm9Cipher::Sm4Cbc => sm9::EncryptionMode::Sm4Cbc,
+        Sm9Cipher::Sm4Ecb => sm9::EncryptionMode::Sm4Ecb,
+    }
+}
+
+/// Writes a private SM9 key: PKCS#8 (plain) or GmSSL's encrypted PKCS#8 when `pw` is given.
+fn write_key(
+    out: &Path,
+    format: KeyFormat,
+    pkcs8: Result<Zeroizing<Vec<u8>>>,
+    encrypted: Option<Result<Vec<u8>>>,
+) -> Result<()> {
+    let pki = pkcs8?;
+    let enc = encrypted.transpose()?;
+    keys::write_private(out, format, &pki, enc)
+}
+
+fn setup(a: &Sm9Setup) -> Result<()> {
+    if let Some(p) = &a.pubout {
+        if io::is_std(&a.out) && io::is_std(p) {
+            return Err(Error::Usage(
+                "--out and --pubout cannot both be standard output".into(),
+            ));
+        }
+    }
+    let pw = a.pass.password()?;
+    let enc_err = |e| lib_err("cannot encode the master key", e);
+    let fmt = a.key_out.key_format;
+    let (label, mpk_der) = if a.sign {
+        let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+        write_key(
+            &a.out,
+            fmt,
+            kgc.to_pkcs8_der().map_err(enc_err),
+            pw.as_ref()
+                .map(|pw| kgc.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+        )?;
+        (
+            sm9::PEM_SIGN_MASTER_PUBLIC_KEY,
+            kgc.public_key().to_der().map_err(enc_err)?,
+        )
+    } else {
+        let kgc = sm9::EncMasterKey::generate(&mut OsRng);
+        write_key(
+            &a.out,
+            fmt,
+            kgc.to_pkcs8_der().map_err(enc_err),
+            pw.as_ref()
+                .map(|pw| kgc.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+        )?;
+        (
+            sm9::PEM_ENC_MASTER_PUBLIC_KEY,
+            kgc.public_key().to_der().map_err(enc_err)?,
+        )
+    };
+    if let Some(p) = &a.pubout {
+        keys::write_der(p, fmt, label, &mpk_der, false)?;
+    }
+    Ok(())
+}
+
+fn extract(a: &Sm9Extract) -> Result<()> {
+    let id = a.id.bytes(None)?;
+    let out_pw = PassArgs {
+        pass_env: a.out_pass_env.clone(),
+        pass_file: None,
+    }
+    .password()?;
+    let master = keys::sm9_any_master(&a.master, &a.pass)?;
+    let ex_err = |e: sm9::Error| match e {
+        sm9::Error::DegenerateIdentity => Error::Input(format!(
+            "no key exists for this identity under this master key ({e})"
+        )),
+        e => lib_err("cannot extract the user key", e),
+    };
+    let enc_err = |e| lib_err("cannot encode the user key", e);
+    let fmt = a.key_out.key_format;
+    match master {
+        Sm9Master::Sign(kgc) => {
+            if a.exchange {
+                return Err(Error::Usage(
+                    "--exchange needs an encryption master key (setup --enc)".into(),
+                ));
+            }
+            let k = kgc.extract(&id).map_err(ex_err)?;
+            write_key(
+                &a.out,
+                fmt,
+                k.to_pkcs8_der().map_err(enc_err),
+                out_pw
+                    .as_ref()
+                    .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+            )
+        }
+        Sm9Master::Enc(kgc) if a.exchange => {
+            let k = kgc.extract_exchange(&id).map_err(ex_err)?;
+            write_key(
+                &a.out,
+                fmt,
+                k.to_pkcs8_der().map_err(enc_err),
+                out_pw
+                    .as_ref()
+                    .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+            )
+        }
+        Sm9Master::Enc(kgc) => {
+            let k = kgc.extract(&id).map_err(ex_err)?;
+            write_key(
+                &a.out,
+                fmt,
+                k.to_pkcs8_der().map_err(enc_err),
+                out_pw
+                    .as_ref()
+                    .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+            )
+        }
+    }
+}
+
+fn sign(a: &Sm9Sign) -> Result<()> {
+    io::check_single_stdin(&[("--key", &a.key), ("--in", &a.input.input)])?;
+    let key = keys::sm9_sign_user(&a.key, &a.pass)?;
+    let master = key.master_public_key().prepare();
+    let mut signer =
+        sm9::Signer::new(&key, &master).map_err(|e| lib_err("cannot sign with this key", e))?;
+    io::stream(&a.input.input, |c| {
+        signer.update(c);
+    })?;
+    let sig = signer.sign(&mut OsRng);
+    let bytes = match a.format {
+        Sm9SigFormat::Der => sig
+            .to_der()
+            .map_err(|e| lib_err("cannot encode the signature", e))?,
+        Sm9SigFormat::Raw => sig.to_bytes().to_vec(),
+    };
+    io::write(&a.out.out, &a.out.encoding.encode(&bytes), false)
+}
+
+fn verify(a: &Sm9Verify) -> Result<()> {
+    io::check_single_stdin(&[
+        ("--mpk", &a.mpk),
+        ("--sig", &a.sig),
+        ("--in", &a.input.input),
+    ])?;
+    let id = a.id.bytes(None)?;
+    let mpk = keys::sm9_sign_mpk(&a.mpk)?;
+    let raw = io::read_small(&a.sig, "signature file")?;
+    let bytes = a
+        .encoding
+        .decode(&raw, "the signature")
+        .map_err(Error::Failed)?;
+    let sig = match a.format {
+        Sm9SigFormat::Der => sm9::Signature::from_der(&bytes),
+        Sm9SigFormat::Raw => sm9::Signature::from_bytes(&bytes),
+    }
+    .map_err(|e| {
+        Error::Failed(format!(
+            "invalid signature: {} is not a valid {} SM9 signature ({e})",
+            a.sig.display(),
+            match a.format {
+                Sm9SigFormat::Der => "DER",
+                Sm9SigFormat::Raw => "97-byte h||S",
+            }
+        ))
+    })?;
+    let master = mpk.prepare();
+    let mut v = sm9::Verifier::new(&master, &id, &sig);
+    io::stream(&a.input.input, |c| {
+        v.update(c);
+    })?;
+    v.verify()
+        .map_err(|_| Error::Failed("signature verification failed".into()))?;
+    if !a.quiet {
+        println!("Signature OK");
+    }
+    Ok(())
+}
+
+fn encrypt(a: &Sm9Encrypt) -> Result<()> {
+    io::check_single_stdin(&[("--mpk", &a.mpk), ("--in", &a.input.input)])?;
+    let id = a.id.bytes(None)?;
+    let mpk = keys::sm9_enc_mpk(&a.mpk)?;
+    let msg = Zeroizing::new(io::read_all(&a.input.input)?);
+    if msg.is_empty() {
+        return Err(Error::Input(
+            "empty plaintext: SM9 encryption needs at least one byte".into(),
+        ));
+    }
+    let ct = sm9::encrypt(
+        &mpk.prepare(),
+        &id,
+        &msg,
+        enc_mode(a.cipher),
+        mac_mode(a.mac),
+        &mut OsRng,
+    )
+    .map_err(|e| lib_err("encryption failed", e))?;
+    let bytes = match a.format {
+        Sm9CtFormat::Der => ct
+            .to_der()
+            .map_err(|e| lib_err("cannot encode the ciphertext", e))?,
+        Sm9CtFormat::Raw => ct.to_bytes(),
+    };
+    io::write(&a.out.out, &a.out.encoding.encode(&bytes), false)
+}
+
+fn decrypt(a: &Sm9Decrypt) -> Result<()> {
+    io::check_single_stdin(&[("--key", &a.key), ("--in", &a.input.input)])?;
+    let id = a.id.bytes(None)?;
+    if a.format == Sm9CtFormat::Raw && a.cipher.is_none() {
+        return Err(Error::Usage(
+            "--format raw needs --cipher (a raw ciphertext does not name its cipher)".into(),
+        ));
+    }
+    let key = keys::sm9_enc_user(&a.key, &a.pass)?;
+    let raw = io::read_all(&a.input.input)?;
+    let bytes = a
+        .encoding
+        .decode(&raw, "the ciphertext")
+        .map_err(Error::Failed)?;
+    let ct = match a.format {
+        Sm9CtFormat::Der => sm9::Ciphertext::from_der(&bytes),
+        Sm9CtFormat::Raw => {
+            sm9::Ciphertext::from_bytes(enc_mode(a.cipher.unwrap_or(Sm9Cipher::Kdf)), &bytes)
+        }
+    }
+    .map_err(|e| {
+        Error::Failed(format!(
+            "decryption failed: the input is not a valid SM9 ciphertext ({e})"
+        ))
+    })?;
+    if let Some(c) = a.cipher {
+        if ct.mode() != enc_mode(c) {
+            return Err(Error::Failed(format!(
+                "decryption failed: the ciphertext uses {:?}, not the --cipher given",
+                ct.mode()
+            )));
+        }
+    }
+    let pt = sm9::decrypt(&key.prepare(), &id, &ct, mac_mode(a.mac))
+        .map_err(|_| Error::Failed("decryption failed".into()))?;
+    io::write(&a.out, &pt, true)
+}
+
+fn check_len(len: usize) -> Result<()> {
+    if len == 0 || len > 1 << 20 {
+        return Err(Error::Usage(
+            "--len must be between 1 and 1048576 bytes".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn encap(a: &Sm9Encap) -> Result<()> {
+    check_len(a.len)?;
+    if io::is_std(&a.key_out) && io::is_std(&a.out.out) {
+        return Err(Error::Usage(
+            "--key-out and --out cannot both be standard output".into(),
+        ));
+    }
+    let id = a.id.bytes(None)?;
+    let mpk = keys::sm9_enc_mpk(&a.mpk)?;
+    let (k, c) = sm9::encapsulate(&mpk.prepare(), &id, a.len, &mut OsRng)
+        .map_err(|e| lib_err("encapsulation failed", e))?;
+    let c_bytes = match a.format {
+        Sm9KemFormat::Der => c
+            .to_der()
+            .map_err(|e| lib_err("cannot encode the encapsulation", e))?,
+        Sm9KemFormat::Raw => c.to_bytes().to_vec(),
+    };
+    io::write(&a.key_out, &Zeroizing::new(a.out.encoding.encode(&k)), true)?;
+    io::write(&a.out.out, &a.out.encoding.encode(&c_bytes), false)
+}
+
+fn decap(a: &Sm9Decap) -> Result<()> {
+    check_len(a.len)?;
+    io::check_single_stdin(&[("--key", &a.key), ("--in", &a.input.input)])?;
+    let id = a.id.bytes(None)?;
+    let key = keys::sm9_enc_user(&a.key, &a.pass)?;
+    let raw = io::read_small(&a.input.input, "encapsulation")?;
+    let bytes = a
+        .out
+        .encoding
+        .decode(&raw, "the encapsulation")
+        .map_err(Error::Failed)?;
+    let c = match a.format {
+        Sm9KemFormat::Der => sm9::EncapsulatedKey::from_der(&bytes),
+        Sm9KemFormat::Raw => sm9::EncapsulatedKey::from_bytes(&bytes),
+    }
+    .map_err(|e| {
+        Error::Failed(format!(
+            "decapsulation failed: the input is not a valid SM9 encapsulation ({e})"
+        ))
+    })?;
+    let k = sm9::decapsulate(&key.prepare(), &id, &c, a.len)
+        .map_err(|_| Error::Failed("decapsulation failed".into()))?;
+    io::write(&a.out.out, &Zeroizing::new(a.out.encoding.encode(&k)), true)
+}

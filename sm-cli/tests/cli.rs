@@ -1,0 +1,1729 @@
+//! End-to-end tests of `smtool`: against OpenSSL 3.0's CLI (SM3, SM2 keys, signatures with
+//! distinguishing IDs, DER C1C3C2 encryption) in both directions, against the PyPI peers
+//! `gmalg` (SM9 signatures, standard-MAC encryption, KEM) and `gmssl-pyx` (GmSSL 3.2: SM9
+//! encryption keys as PEM / encrypted PKCS#8, GmSSL-MAC DER ciphertexts) in both directions,
+//! and bad input: every failure is one line and the documented exit status (1 for a failed
+//! verification / decryption, 2 for usage or input errors), never a panic.
+//!
+//! The Python interpreter is `$SM_PEERS_PYTHON` (set by `cargo xtask test`); without it the
+//! tests create `target/peers-venv` and install the pinned peers there, as sm9's tests do.
+//! gmalg is slow (≈ 4 signatures/s), so each gmalg test does a handful of operations.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Output, Stdio};
+use std::sync::OnceLock;
+
+use assert_cmd::Command;
+
+const PEERS: &[&str] = &["gmalg==1.1.2", "gmssl-pyx==2.1.0"];
+
+fn smtool() -> Command {
+    Command::cargo_bin("smtool").unwrap()
+}
+
+/// A scratch directory with short path helpers.
+struct Dir(tempfile::TempDir);
+
+impl Dir {
+    fn new() -> Self {
+        Dir(tempfile::tempdir().unwrap())
+    }
+    fn p(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+    fn s(&self, name: &str) -> String {
+        self.p(name).to_str().unwrap().to_owned()
+    }
+    fn write(&self, name: &str, data: impl AsRef<[u8]>) -> String {
+        std::fs::write(self.p(name), data).unwrap();
+        self.s(name)
+    }
+    fn read(&self, name: &str) -> Vec<u8> {
+        std::fs::read(self.p(name)).unwrap()
+    }
+    fn text(&self, name: &str) -> String {
+        String::from_utf8(self.read(name)).unwrap()
+    }
+}
+
+/// Runs `smtool args` and asserts success; returns stdout.
+fn ok(args: &[&str]) -> Vec<u8> {
+    ok_in(args, b"")
+}
+
+/// Runs `smtool args` with `stdin` and asserts success; returns stdout.
+fn ok_in(args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let out = smtool().args(args).write_stdin(stdin).output().unwrap();
+    assert!(
+        out.status.success(),
+        "smtool {args:?} failed ({:?}): {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Runs `smtool args` with `stdin`, expects exit status `code` and a one-line message on
+/// stderr containing `needle`; returns that line.
+fn fails(args: &[&str], stdin: &[u8], code: i32, needle: &str) -> String {
+    let out = smtool().args(args).write_stdin(stdin).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "smtool {args:?}: stderr {err:?}"
+    );
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "smtool {args:?}: not one line: {err:?}"
+    );
+    assert!(err.starts_with("smtool: "), "{err:?}");
+    for bad in ["panicked", "backtrace", "RUST_BACKTRACE", "internal error"] {
+        assert!(!err.contains(bad), "smtool {args:?}: {err:?}");
+    }
+    assert!(
+        err.contains(needle),
+        "smtool {args:?}: {err:?} lacks {needle:?}"
+    );
+    err
+}
+
+/// Runs OpenSSL, asserting success; returns stdout.
+fn openssl(args: &[&str]) -> Vec<u8> {
+    let out = StdCommand::new("openssl")
+        .args(args)
+        .output()
+        .expect("openssl on PATH");
+    assert!(
+        out.status.success(),
+        "openssl {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Runs OpenSSL and returns the whole output (for expected failures).
+fn openssl_output(args: &[&str]) -> Output {
+    StdCommand::new("openssl")
+        .args(args)
+        .output()
+        .expect("openssl on PATH")
+}
+
+fn python() -> &'static Path {
+    static PY: OnceLock<PathBuf> = OnceLock::new();
+    PY.get_or_init(|| {
+        if let Some(p) = std::env::var_os("SM_PEERS_PYTHON") {
+            return PathBuf::from(p);
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        let venv = root.join("target").join("peers-venv");
+        let py = venv.join("bin").join("python");
+        let stamp = venv.join(".installed");
+        let want = PEERS.join(" ");
+        if std::fs::read_to_string(&stamp).ok().as_deref() != Some(want.as_str()) {
+            let ok = StdCommand::new("python3")
+                .args(["-m", "venv"])
+                .arg(&venv)
+                .status()
+                .unwrap();
+            assert!(ok.success(), "python3 -m venv failed");
+            let ok = StdCommand::new(&py)
+                .args(["-m", "pip", "install", "--quiet"])
+                .args(PEERS)
+                .status()
+                .unwrap();
+            assert!(ok.success(), "pip install of the SM9 peers failed");
+            std::fs::write(&stamp, want).unwrap();
+        }
+        py
+    })
+}
+
+/// Runs a Python script with arguments; returns its stdout lines.
+fn py(script: &str, args: &[&str]) -> Vec<String> {
+    let out = StdCommand::new(python())
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "python failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn unhex(s: &[u8]) -> Vec<u8> {
+    hex::decode(String::from_utf8_lossy(s).trim()).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Help and usage.
+
+#[test]
+fn help_on_every_subcommand_and_usage_errors() {
+    let cmds: &[&[&str]] = &[
+        &[],
+        &["sm3"],
+        &["sm2"],
+        &["sm2", "keygen"],
+        &["sm2", "pubkey"],
+        &["sm2", "sign"],
+        &["sm2", "verify"],
+        &["sm2", "encrypt"],
+        &["sm2", "decrypt"],
+        &["sm9"],
+        &["sm9", "setup"],
+        &["sm9", "extract"],
+        &["sm9", "sign"],
+        &["sm9", "verify"],
+        &["sm9", "encrypt"],
+        &["sm9", "decrypt"],
+        &["sm9", "kem"],
+        &["sm9", "kem", "encap"],
+        &["sm9", "kem", "decap"],
+    ];
+    for c in cmds {
+        let mut args = c.to_vec();
+        args.push("--help");
+        let out = String::from_utf8(ok(&args)).unwrap();
+        let usage = format!("Usage: smtool {}", c.join(" "));
+        assert!(out.contains(usage.trim_end()), "{args:?}: {out}");
+    }
+    fails(
+        &["sm2", "sign", "--bogus"],
+        b"",
+        2,
+        "unexpected argument '--bogus'",
+    );
+    fails(&["sm4"], b"", 2, "unrecognized subcommand");
+    fails(&["sm2", "sign"], b"", 2, "--key <FILE>");
+    fails(
+        &["sm2", "sign", "--key", "k", "--format", "ber"],
+        b"",
+        2,
+        "invalid value 'ber'",
+    );
+    fails(&["sm9", "setup", "--out", "x"], b"", 2, "--sign");
+    fails(
+        &[
+            "sm2",
+            "verify",
+            "--pubkey",
+            "/nonexistent/p.pem",
+            "--sig",
+            "-",
+        ],
+        b"",
+        2,
+        "standard input",
+    );
+    fails(
+        &[
+            "sm2",
+            "verify",
+            "--pubkey",
+            "/nonexistent/p.pem",
+            "--sig",
+            "/nonexistent/s",
+        ],
+        b"",
+        2,
+        "cannot open /nonexistent/p.pem: No such file or directory",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// SM3.
+
+#[test]
+fn sm3_digests_hmac_and_check_match_openssl() {
+    let d = Dir::new();
+    let big: Vec<u8> = (0..3_000_017u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    let files = [
+        d.write("empty", b""),
+        d.write("abc", b"abc"),
+        d.write("big", &big),
+    ];
+    let ours = String::from_utf8(ok(&["sm3", &files[0], &files[1], &files[2]])).unwrap();
+    let lines: Vec<&str> = ours.lines().collect();
+    assert_eq!(lines.len(), 3);
+    // GB/T 32905 example 1.
+    assert_eq!(
+        lines[1],
+        format!(
+            "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0  {}",
+            files[1]
+        )
+    );
+    for (line, f) in lines.iter().zip(&files) {
+        let theirs = String::from_utf8(openssl(&["dgst", "-sm3", "-r", f])).unwrap();
+        let (digest, _) = theirs.split_once(' ').unwrap();
+        assert_eq!(*line, format!("{digest}  {f}"));
+    }
+    // Standard input, named '-'.
+    let stdin = String::from_utf8(ok_in(&["sm3"], b"abc")).unwrap();
+    assert_eq!(
+        stdin,
+        "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0  -\n"
+    );
+
+    // HMAC-SM3 against OpenSSL.
+    let key = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f2021";
+    let ours = String::from_utf8(ok(&["sm3", "--hmac-key", key, &files[2]])).unwrap();
+    let theirs = String::from_utf8(openssl(&[
+        "dgst",
+        "-sm3",
+        "-mac",
+        "HMAC",
+        "-macopt",
+        &format!("hexkey:{key}"),
+        "-r",
+        &files[2],
+    ]))
+    .unwrap();
+    assert_eq!(
+        ours.split_whitespace().next(),
+        theirs.split_whitespace().next()
+    );
+    assert_ne!(
+        ours.split_whitespace().next(),
+        lines[2].split_whitespace().next()
+    );
+
+    // --check: all OK, then one file changed -> FAILED and exit 1.
+    let sums = d.write("sums", format!("{}\n", lines.join("\n")));
+    let out = String::from_utf8(ok(&["sm3", "--check", &sums])).unwrap();
+    assert_eq!(out.matches(": OK").count(), 3, "{out}");
+    d.write("abc", b"abd");
+    let out = smtool().args(["sm3", "--check", &sums]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("{}: FAILED", files[1])),
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did NOT match"));
+    // HMAC lists check with the key.
+    let hsums = d.write("hsums", ok(&["sm3", "--hmac-key", key, &files[0]]));
+    ok(&["sm3", "--check", "--hmac-key", key, &hsums]);
+    fails(&["sm3", "--check", &hsums], b"", 1, "did NOT match");
+    fails(
+        &["sm3", "--check", &d.write("junk", "not a checksum\n")],
+        b"",
+        2,
+        "no properly formatted",
+    );
+    fails(
+        &["sm3", "--hmac-key", "xyz", &files[0]],
+        b"",
+        2,
+        "--hmac-key is not valid hex",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// SM2 with OpenSSL 3.0.
+
+#[test]
+fn sm2_keys_interoperate_with_openssl() {
+    let d = Dir::new();
+    // smtool -> OpenSSL: PKCS#8 and SPKI, PEM and DER.
+    ok(&[
+        "sm2",
+        "keygen",
+        "--out",
+        &d.s("k.pem"),
+        "--pubout",
+        &d.s("p.pem"),
+    ]);
+    assert!(d.text("k.pem").starts_with("-----BEGIN PRIVATE KEY-----\n"));
+    let text =
+        String::from_utf8(openssl(&["pkey", "-in", &d.s("k.pem"), "-noout", "-text"])).unwrap();
+    assert!(text.contains("ASN1 OID: SM2"), "{text}");
+    let pub_by_openssl = openssl(&["pkey", "-in", &d.s("k.pem"), "-pubout"]);
+    assert_eq!(pub_by_openssl, d.read("p.pem"));
+    ok(&[
+        "sm2",
+        "keygen",
+        "--key-format",
+        "der",
+        "--out",
+        &d.s("k.der"),
+        "--pubout",
+        &d.s("p.der"),
+    ]);
+    let der_pub = openssl(&[
+        "pkey",
+        "-inform",
+        "DER",
+        "-in",
+        &d.s("k.der"),
+        "-pubout",
+        "-outform",
+        "DER",
+    ]);
+    assert_eq!(der_pub, d.read("p.der"));
+    openssl(&[
+        "pkey",
+        "-pubin",
+        "-inform",
+        "DER",
+        "-in",
+        &d.s("p.der"),
+        "-noout",
+    ]);
+
+    // OpenSSL -> smtool: PKCS#8, SEC1 ("EC PRIVATE KEY" with parameters), DER.
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "EC",
+        "-pkeyopt",
+        "ec_paramgen_curve:SM2",
+        "-out",
+        &d.s("o.pem"),
+    ]);
+    let want = openssl(&["pkey", "-in", &d.s("o.pem"), "-pubout"]);
+    assert_eq!(ok(&["sm2", "pubkey", "--key", &d.s("o.pem")]), want);
+    openssl(&["ec", "-in", &d.s("o.pem"), "-out", &d.s("o_sec1.pem")]);
+    assert_eq!(ok(&["sm2", "pubkey", "--key", &d.s("o_sec1.pem")]), want);
+    openssl(&[
+        "pkey",
+        "-in",
+        &d.s("o.pem"),
+        "-outform",
+        "DER",
+        "-out",
+        &d.s("o.der"),
+    ]);
+    assert_eq!(ok(&["sm2", "pubkey", "--key", &d.s("o.der")]), want);
+    // A public key re-encodes to itself.
+    assert_eq!(
+        ok(&["sm2", "pubkey", "--key", &d.write("o_pub.pem", &want)]),
+        want
+    );
+
+    // Encrypted keys. OpenSSL 3.0 has no hmacWithSM3 PBKDF2 PRF, so `--pbe openssl` writes
+    // PBKDF2-HMAC-SHA256 + SM4-CBC, which it reads; the GmSSL form round-trips through smtool.
+    ok_env(
+        &[
+            "sm2",
+            "keygen",
+            "--pass-env",
+            "PW",
+            "--pbe",
+            "openssl",
+            "--out",
+            &d.s("ke.pem"),
+            "--pubout",
+            &d.s("ke_pub.pem"),
+        ],
+        "PW",
+        "pass phrase",
+    );
+    assert!(d
+        .text("ke.pem")
+        .starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----\n"));
+    let pub_ke = openssl(&[
+        "pkey",
+        "-in",
+        &d.s("ke.pem"),
+        "-passin",
+        "pass:pass phrase",
+        "-pubout",
+    ]);
+    assert_eq!(pub_ke, d.read("ke_pub.pem"));
+    ok_env(
+        &[
+            "sm2",
+            "keygen",
+            "--pass-env",
+            "PW",
+            "--out",
+            &d.s("kg.pem"),
+            "--pubout",
+            &d.s("kg_pub.pem"),
+        ],
+        "PW",
+        "pw2",
+    );
+    let asn1 = String::from_utf8(openssl(&["asn1parse", "-in", &d.s("kg.pem")])).unwrap();
+    assert!(
+        asn1.contains("1.2.156.10197.1.401.2") || asn1.contains("hmacWithSM3"),
+        "{asn1}"
+    );
+    assert!(asn1.contains("sm4-cbc"), "{asn1}");
+    assert_eq!(
+        ok_env(
+            &["sm2", "pubkey", "--key", &d.s("kg.pem"), "--pass-env", "PW"],
+            "PW",
+            "pw2"
+        ),
+        d.read("kg_pub.pem")
+    );
+    // OpenSSL's own encrypted PKCS#8: default (AES-256-CBC) and SM4-CBC, both PBKDF2-HMAC-SHA256.
+    for (name, v2) in [("oe_aes.pem", "aes-256-cbc"), ("oe_sm4.pem", "sm4-cbc")] {
+        openssl(&[
+            "pkcs8",
+            "-topk8",
+            "-in",
+            &d.s("o.pem"),
+            "-v2",
+            v2,
+            "-passout",
+            "pass:xyz",
+            "-out",
+            &d.s(name),
+        ]);
+        d.write("pwfile", "xyz\n");
+        assert_eq!(
+            ok(&[
+                "sm2",
+                "pubkey",
+                "--key",
+                &d.s(name),
+                "--pass-file",
+                &d.s("pwfile")
+            ]),
+            want
+        );
+    }
+}
+
+/// Runs `smtool args` with environment variable `var=value`; asserts success.
+fn ok_env(args: &[&str], var: &str, value: &str) -> Vec<u8> {
+    let out = smtool().args(args).env(var, value).output().unwrap();
+    assert!(
+        out.status.success(),
+        "smtool {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn sm2_signatures_with_ids_interoperate_with_openssl() {
+    let d = Dir::new();
+    ok(&[
+        "sm2",
+        "keygen",
+        "--out",
+        &d.s("k.pem"),
+        "--pubout",
+        &d.s("p.pem"),
+    ]);
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "EC",
+        "-pkeyopt",
+        "ec_paramgen_curve:SM2",
+        "-out",
+        &d.s("o.pem"),
+    ]);
+    openssl(&[
+        "pkey",
+        "-in",
+        &d.s("o.pem"),
+        "-pubout",
+        "-out",
+        &d.s("o_pub.pem"),
+    ]);
+    let msg = d.write("msg", b"SM2 interop message\n\x00\xff");
+    let (k, p, o, o_pub) = (d.s("k.pem"), d.s("p.pem"), d.s("o.pem"), d.s("o_pub.pem"));
+    // (smtool ID args, OpenSSL -pkeyopt or none)
+    let ids: [(&[&str], Option<&str>); 4] = [
+        (
+            &["--id", "alice@example.com"],
+            Some("distid:alice@example.com"),
+        ),
+        (&["--id", ""], None), // OpenSSL's default is the EMPTY ID
+        (&[], Some("distid:1234567812345678")), // smtool's default is the GM/T 0009 one
+        (&["--id-hex", "00ff10"], Some("hexdistid:00ff10")),
+    ];
+    for (i, (our_id, their_id)) in ids.iter().enumerate() {
+        let opt: Vec<&str> = their_id.map(|o| vec!["-pkeyopt", o]).unwrap_or_default();
+        // smtool signs, OpenSSL verifies.
+        let sig = d.s(&format!("ours{i}.der"));
+        let mut args = vec!["sm2", "sign", "--key", &k, "--in", &msg, "--out", &sig];
+        args.extend_from_slice(our_id);
+        ok(&args);
+        let mut v = vec![
+            "pkeyutl", "-verify", "-pubin", "-inkey", &p, "-rawin", "-digest", "sm3", "-in", &msg,
+            "-sigfile", &sig,
+        ];
+        v.extend_from_slice(&opt);
+        assert!(String::from_utf8(openssl(&v))
+            .unwrap()
+            .contains("Signature Verified Successfully"));
+        // OpenSSL signs, smtool verifies (from stdin).
+        let theirs = d.s(&format!("theirs{i}.der"));
+        let mut s = vec![
+            "pkeyutl", "-sign", "-inkey", &o, "-rawin", "-digest", "sm3", "-in", &msg, "-out",
+            &theirs,
+        ];
+        s.extend_from_slice(&opt);
+        openssl(&s);
+        let mut args = vec!["sm2", "verify", "--pubkey", &o_pub, "--sig", &theirs];
+        args.extend_from_slice(our_id);
+        assert_eq!(ok_in(&args, &d.read("msg")), b"Signature OK\n");
+        // A different ID does not verify (exit 1), on either side.
+        let args = [
+            "sm2",
+            "verify",
+            "--pubkey",
+            &d.s("o_pub.pem"),
+            "--sig",
+            &theirs,
+            "--id",
+            "mallory",
+        ];
+        fails(&args, &d.read("msg"), 1, "signature verification failed");
+        let out = openssl_output(&[
+            "pkeyutl",
+            "-verify",
+            "-pubin",
+            "-inkey",
+            &d.s("p.pem"),
+            "-rawin",
+            "-digest",
+            "sm3",
+            "-in",
+            &msg,
+            "-sigfile",
+            &sig,
+            "-pkeyopt",
+            "distid:mallory",
+        ]);
+        assert!(!out.status.success());
+    }
+    // Raw r||s and text encodings round-trip; a changed message fails.
+    let sig = ok_in(
+        &[
+            "sm2",
+            "sign",
+            "--key",
+            &d.s("k.pem"),
+            "--format",
+            "raw",
+            "--encoding",
+            "base64",
+        ],
+        b"m",
+    );
+    assert_eq!(base64_len(&sig), 64);
+    let s = d.write("sig.b64", &sig);
+    ok_in(
+        &[
+            "sm2",
+            "verify",
+            "--pubkey",
+            &d.s("p.pem"),
+            "--sig",
+            &s,
+            "--format",
+            "raw",
+            "--encoding",
+            "base64",
+            "-q",
+        ],
+        b"m",
+    );
+    fails(
+        &[
+            "sm2",
+            "verify",
+            "--pubkey",
+            &d.s("p.pem"),
+            "--sig",
+            &s,
+            "--format",
+            "raw",
+            "--encoding",
+            "base64",
+        ],
+        b"M",
+        1,
+        "verification failed",
+    );
+}
+
+fn base64_len(s: &[u8]) -> usize {
+    // 64 bytes -> 88 characters with padding.
+    let t = String::from_utf8_lossy(s);
+    assert_eq!(t.trim().len(), 88, "{t}");
+    64
+}
+
+#[test]
+fn sm2_encryption_interoperates_with_openssl() {
+    let d = Dir::new();
+    ok(&[
+        "sm2",
+        "keygen",
+        "--out",
+        &d.s("k.pem"),
+        "--pubout",
+        &d.s("p.pem"),
+    ]);
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "EC",
+        "-pkeyopt",
+        "ec_paramgen_curve:SM2",
+        "-out",
+        &d.s("o.pem"),
+    ]);
+    openssl(&[
+        "pkey",
+        "-in",
+        &d.s("o.pem"),
+        "-pubout",
+        "-out",
+        &d.s("o_pub.pem"),
+    ]);
+    let msg = d.write("msg", b"encrypt me: \x00\x01\x02 and some more text");
+    // smtool encrypts (DER C1C3C2), OpenSSL decrypts.
+    ok(&[
+        "sm2",
+        "encrypt",
+        "--pubkey",
+        &d.s("o_pub.pem"),
+        "--in",
+        &msg,
+        "--out",
+        &d.s("c.der"),
+    ]);
+    assert_eq!(
+        openssl(&[
+            "pkeyutl",
+            "-decrypt",
+            "-inkey",
+            &d.s("o.pem"),
+            "-in",
+            &d.s("c.der")
+        ]),
+        d.read("msg")
+    );
+    // OpenSSL encrypts, smtool decrypts.
+    openssl(&[
+        "pkeyutl",
+        "-encrypt",
+        "-pubin",
+        "-inkey",
+        &d.s("p.pem"),
+        "-in",
+        &msg,
+        "-out",
+        &d.s("c2.der"),
+    ]);
+    assert_eq!(
+        ok_in(
+            &["sm2", "decrypt", "--key", &d.s("k.pem")],
+            &d.read("c2.der")
+        ),
+        d.read("msg")
+    );
+    // Raw orders and text encodings round-trip; the orders are not interchangeable.
+    for (fmt, other) in [("c1c3c2", "c1c2c3"), ("c1c2c3", "c1c3c2")] {
+        let ct = ok_in(
+            &[
+                "sm2",
+                "encrypt",
+                "--pubkey",
+                &d.s("p.pem"),
+                "--format",
+                fmt,
+                "--encoding",
+                "hex",
+            ],
+            b"hello",
+        );
+        assert_eq!(unhex(&ct).len(), 65 + 32 + 5);
+        assert_eq!(
+            ok_in(
+                &[
+                    "sm2",
+                    "decrypt",
+                    "--key",
+                    &d.s("k.pem"),
+                    "--format",
+                    fmt,
+                    "--encoding",
+                    "hex"
+                ],
+                &ct
+            ),
+            b"hello"
+        );
+        fails(
+            &[
+                "sm2",
+                "decrypt",
+                "--key",
+                &d.s("k.pem"),
+                "--format",
+                other,
+                "--encoding",
+                "hex",
+            ],
+            &ct,
+            1,
+            "decryption failed",
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SM9 with gmalg (standard MAC, raw encodings) and gmssl-pyx (GmSSL DER / PEM, GmSSL MAC).
+
+#[test]
+fn sm9_signatures_interoperate_with_gmalg() {
+    let d = Dir::new();
+    ok(&[
+        "sm9",
+        "setup",
+        "--sign",
+        "--out",
+        &d.s("msk.pem"),
+        "--pubout",
+        &d.s("mpk.pem"),
+    ]);
+    assert!(d
+        .text("mpk.pem")
+        .starts_with("-----BEGIN SM9 SIGN MASTER PUBLIC KEY-----\n"));
+    ok(&[
+        "sm9",
+        "extract",
+        "--master",
+        &d.s("msk.pem"),
+        "--id",
+        "alice@example.com",
+        "--out",
+        &d.s("alice.pem"),
+    ]);
+    let msg = d.write("msg", b"Chinese IBS standard \x00\x01");
+    // The raw values gmalg works with, from our PEM files (read back by the sm9 crate).
+    let kgc = sm9::SignMasterKey::from_pkcs8_pem(&d.text("msk.pem")).unwrap();
+    let mpk = sm9::SignMasterPublicKey::from_pem(&d.text("mpk.pem")).unwrap();
+    assert_eq!(&mpk, kgc.public_key());
+    let user = sm9::SignUserKey::from_pkcs8_pem(&d.text("alice.pem")).unwrap();
+    assert_eq!(
+        user.ds_bytes(),
+        kgc.extract(b"alice@example.com").unwrap().ds_bytes()
+    );
+
+    // smtool signs (raw h||S, hex); gmalg verifies it and rejects it for another message.
+    let sig = ok(&[
+        "sm9",
+        "sign",
+        "--key",
+        &d.s("alice.pem"),
+        "--in",
+        &msg,
+        "--format",
+        "raw",
+        "--encoding",
+        "hex",
+    ]);
+    let sig = unhex(&sig);
+    // gmalg signs with the key it extracts itself from the same master key.
+    let out = py(
+        r#"
+import sys, gmalg
+ks, mpk, msg, h, S = (bytes.fromhex(a) for a in sys.argv[1:6])
+uid = b"alice@example.com"
+v = gmalg.SM9(hid_s=b"\x01", mpk_s=mpk, uid=uid)
+print(v.verify(msg, h, S)); print(v.verify(msg + b"x", h, S))
+kgc = gmalg.SM9KGC(hid_s=b"\x01", msk_s=ks, mpk_s=mpk)
+s = gmalg.SM9(hid_s=b"\x01", mpk_s=mpk, sk_s=kgc.generate_sk_sign(uid), uid=uid)
+h2, S2 = s.sign(msg)
+print((h2 + S2).hex())
+"#,
+        &[
+            &hex::encode(kgc.to_bytes()),
+            &hex::encode(mpk.to_bytes()),
+            &hex::encode(d.read("msg")),
+            &hex::encode(&sig[..32]),
+            &hex::encode(&sig[32..]),
+        ],
+    );
+    assert_eq!(out[..2], ["True", "False"]);
+    // gmalg's signature verifies with smtool, raw (hex) and converted to GmSSL DER.
+    let raw = d.write("g.hex", &out[2]);
+    assert_eq!(
+        ok(&[
+            "sm9",
+            "verify",
+            "--mpk",
+            &d.s("mpk.pem"),
+            "--id",
+            "alice@example.com",
+            "--sig",
+            &raw,
+            "--format",
+            "raw",
+            "--encoding",
+            "hex",
+            "--in",
+            &msg
+        ]),
+        b"Signature OK\n"
+    );
+    let der = sm9::Signature::from_bytes(&hex::decode(&out[2]).unwrap())
+        .unwrap()
+        .to_der()
+        .unwrap();
+    let der = d.write("g.der", der);
+    ok_in(
+        &[
+            "sm9",
+            "verify",
+            "--mpk",
+            &d.s("mpk.pem"),
+            "--id",
+            "alice@example.com",
+            "--sig",
+            &der,
+        ],
+        &d.read("msg"),
+    );
+    fails(
+        &[
+            "sm9",
+            "verify",
+            "--mpk",
+            &d.s("mpk.pem"),
+            "--id",
+            "bob@example.com",
+            "--sig",
+            &der,
+        ],
+        &d.read("msg"),
+        1,
+        "signature verification failed",
+    );
+    fails(
+        &[
+            "sm9",
+            "verify",
+            "--mpk",
+            &d.s("mpk.pem"),
+            "--id",
+            "alice@example.com",
+            "--sig",
+            &der,
+        ],
+        b"other",
+        1,
+        "signature verification failed",
+    );
+}
+
+#[test]
+fn sm9_encryption_and_kem_interoperate_with_gmalg() {
+    let d = Dir::new();
+    ok(&[
+        "sm9",
+        "setup",
+        "--enc",
+        "--out",
+        &d.s("msk.pem"),
+        "--pubout",
+        &d.s("mpk.pem"),
+    ]);
+    ok(&[
+        "sm9",
+        "extract",
+        "--master",
+        &d.s("msk.pem"),
+        "--id",
+        "Bob",
+        "--out",
+        &d.s("bob.pem"),
+    ]);
+    let kgc = sm9::EncMasterKey::from_pkcs8_pem(&d.text("msk.pem")).unwrap();
+    let mpk = sm9::EncMasterPublicKey::from_pem(&d.text("mpk.pem")).unwrap();
+    assert_eq!(&mpk, kgc.public_key());
+    let msg = b"standard MAC interop".as_slice();
+    // smtool encrypts (raw C1||C3||C2, standard MAC) and encapsulates; gmalg decrypts and
+    // decapsulates, then encrypts and encapsulates for smtool.
+    let ct = ok_in(
+        &[
+            "sm9",
+            "encrypt",
+            "--mpk",
+            &d.s("mpk.pem"),
+            "--id",
+            "Bob",
+            "--format",
+            "raw",
+            "--encoding",
+            "hex",
+        ],
+        msg,
+    );
+    ok(&[
+        "sm9",
+        "kem",
+        "encap",
+        "--mpk",
+        &d.s("mpk.pem"),
+        "--id",
+        "Bob",
+        "--len",
+        "40",
+        "--format",
+        "raw",
+        "--encoding",
+        "hex",
+        "--key-out",
+        &d.s("k.hex"),
+        "--out",
+        &d.s("c.hex"),
+    ]);
+    let out = py(
+        r#"
+import sys, gmalg
+ke, mpk, ct, c = (bytes.fromhex(a) for a in sys.argv[1:5])
+kgc = gmalg.SM9KGC(hid_e=b"\x03", msk_e=ke, mpk_e=mpk)
+bob = gmalg.SM9(hid_e=b"\x03", mpk_e=mpk, sk_e=kgc.generate_sk_encrypt(b"Bob"), uid=b"Bob")
+print(bob.decrypt(ct).hex())
+print(bob.decapsulate(c, 40).hex())
+print(bob.encrypt(b"from gmalg", b"Bob").hex())
+K, C = bob.encapsulate(24, b"Bob"); print(K.hex()); print(C.hex())
+"#,
+        &[
+            &hex::encode(kgc.to_bytes()),
+            &hex::encode(mpk.to_bytes()),
+            String::from_utf8(ct).unwrap().trim(),
+            d.text("c.hex").trim(),
+        ],
+    );
+    assert_eq!(hex::decode(&out[0]).unwrap(), msg);
+    assert_eq!(out[1], d.text("k.hex").trim());
+    let theirs = d.write("g.hex", &out[2]);
+    assert_eq!(
+        ok(&[
+            "sm9",
+            "decrypt",
+            "--key",
+            &d.s("bob.pem"),
+            "--id",
+            "Bob",
+            "--format",
+            "raw",
+            "--cipher",
+            "kdf",
+            "--encoding",
+            "hex",
+            "--in",
+            &theirs
+        ]),
+        b"from gmalg"
+    );
+    fails(
+        &[
+            "sm9",
+            "decrypt",
+            "--key",
+            &d.s("bob.pem"),
+            "--id",
+            "Bob",
+            "--format",
+            "raw",
+            "--cipher",
+            "kdf",
+            "--encoding",
+            "hex",
+            "--mac",
+            "gmssl",
+            "--in",
+            &theirs,
+        ],
+        b"",
+        1,
+        "decryption failed",
+    );
+    let c = d.write("gc.hex", &out[4]);
+    assert_eq!(
+        String::from_utf8(ok(&[
+            "sm9",
+            "kem",
+            "decap",
+            "--key",
+            &d.s("bob.pem"),
+            "--id",
+            "Bob",
+            "--len",
+            "24",
+            "--format",
+            "raw",
+            "--encoding",
+            "hex",
+            "--in",
+            &c
+        ]))
+        .unwrap()
+        .trim(),
+        out[3]
+    );
+}
+
+#[test]
+fn sm9_keys_and_ciphertexts_interoperate_with_gmssl() {
+    let d = Dir::new();
+    // GmSSL writes an encrypted master key, its public key, an encrypted user key and a
+    // ciphertext; smtool reads them all and decrypts.
+    py(
+        r#"
+import sys
+from gmssl_pyx import SM9MasterKey
+d = sys.argv[1]
+m = SM9MasterKey.generate()
+m.encrypt_to_pem("master pw", d + "/g_msk.pem")
+m.public_key().to_pem(d + "/g_mpk.pem")
+k = m.extract_key(b"Bob")
+k.encrypt_to_pem("user pw", d + "/g_bob.pem")
+open(d + "/g_ct.der", "wb").write(m.public_key().encrypt(b"Bob", b"from GmSSL"))
+"#,
+        &[d.0.path().to_str().unwrap()],
+    );
+    let bob = |pw: &str, ct: &str, mac: &str| {
+        smtool()
+            .args([
+                "sm9",
+                "decrypt",
+                "--key",
+                &d.s("g_bob.pem"),
+                "--pass-env",
+                "PW",
+                "--id",
+                "Bob",
+                "--mac",
+                mac,
+                "--in",
+                ct,
+            ])
+            .env("PW", pw)
+            .output()
+            .unwrap()
+    };
+    let out = bob("user pw", &d.s("g_ct.der"), "gmssl");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, b"from GmSSL");
+    assert_eq!(
+        bob("user pw", &d.s("g_ct.der"), "standard").status.code(),
+        Some(1)
+    );
+    let wrong = bob("not it", &d.s("g_ct.der"), "gmssl");
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("wrong password"));
+    // smtool extracts from GmSSL's master key; smtool encrypts to GmSSL's master public key.
+    ok_env(
+        &[
+            "sm9",
+            "extract",
+            "--master",
+            &d.s("g_msk.pem"),
+            "--pass-env",
+            "PW",
+            "--id",
+            "Carol",
+            "--out",
+            &d.s("carol.pem"),
+        ],
+        "PW",
+        "master pw",
+    );
+    ok_in(
+        &[
+            "sm9",
+            "encrypt",
+            "--mpk",
+            &d.s("g_mpk.pem"),
+            "--id",
+            "Carol",
+            "--mac",
+            "gmssl",
+            "--cipher",
+            "sm4-cbc",
+            "--out",
+            &d.s("c_cbc.der"),
+        ],
+        b"cbc to Carol",
+    );
+    assert_eq!(
+        ok(&[
+            "sm9",
+            "decrypt",
+            "--key",
+            &d.s("carol.pem"),
+            "--id",
+            "Carol",
+            "--mac",
+            "gmssl",
+            "--in",
+            &d.s("c_cbc.der")
+        ]),
+        b"cbc to Carol"
+    );
+
+    // smtool writes an encrypted master key, master public key, encrypted user key and a
+    // GmSSL-MAC ciphertext; GmSSL reads them all and decrypts.
+    ok_env(
+        &[
+            "sm9",
+            "setup",
+            "--enc",
+            "--pass-env",
+            "PW",
+            "--out",
+            &d.s("msk.pem"),
+            "--pubout",
+            &d.s("mpk.pem"),
+        ],
+        "PW",
+        "s3cret",
+    );
+    assert!(d
+        .text("msk.pem")
+        .starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----\n"));
+    ok_env(
+        &[
+            "sm9",
+            "extract",
+            "--master",
+            &d.s("msk.pem"),
+            "--pass-env",
+            "PW",
+            "--out-pass-env",
+            "PW",
+            "--id",
+            "Dave",
+            "--out",
+            &d.s("dave.pem"),
+        ],
+        "PW",
+        "s3cret",
+    );
+    ok_in(
+        &[
+            "sm9",
+            "encrypt",
+            "--mpk",
+            &d.s("mpk.pem"),
+            "--id",
+            "Dave",
+            "--mac",
+            "gmssl",
+            "--out",
+            &d.s("ct.der"),
+        ],
+        b"from smtool",
+    );
+    let out = py(
+        r#"
+import sys
+from gmssl_pyx import SM9MasterKey, SM9PrivateKey, SM9MasterPublicKey
+d = sys.argv[1]
+m = SM9MasterKey.decrypt_from_pem("s3cret", d + "/msk.pem")
+mpk = SM9MasterPublicKey.from_pem(d + "/mpk.pem")
+print(m.public_key().to_der() == mpk.to_der())
+dave = SM9PrivateKey.decrypt_from_pem("s3cret", d + "/dave.pem")
+print(dave.to_der() == m.extract_key(b"Dave").to_der())
+print(dave.decrypt(b"Dave", open(d + "/ct.der", "rb").read()))
+"#,
+        &[d.0.path().to_str().unwrap()],
+    );
+    assert_eq!(out, ["True", "True", "b'from smtool'"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input.
+
+#[test]
+fn bad_input_gives_one_line_and_documented_status() {
+    let d = Dir::new();
+    ok(&[
+        "sm2",
+        "keygen",
+        "--out",
+        &d.s("k.pem"),
+        "--pubout",
+        &d.s("p.pem"),
+    ]);
+    ok_env(
+        &["sm2", "keygen", "--pass-env", "PW", "--out", &d.s("ke.pem")],
+        "PW",
+        "right",
+    );
+    ok(&[
+        "sm9",
+        "setup",
+        "--sign",
+        "--out",
+        &d.s("msk.pem"),
+        "--pubout",
+        &d.s("mpk.pem"),
+    ]);
+    ok(&[
+        "sm9",
+        "extract",
+        "--master",
+        &d.s("msk.pem"),
+        "--id",
+        "A",
+        "--out",
+        &d.s("a.pem"),
+    ]);
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "EC",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-out",
+        &d.s("p256.pem"),
+    ]);
+    let k = d.s("k.pem");
+
+    // Wrong key types (exit 2).
+    fails(
+        &["sm2", "sign", "--key", &d.s("a.pem")],
+        b"m",
+        2,
+        "wrong key type: ",
+    );
+    fails(
+        &["sm2", "sign", "--key", &d.s("a.pem")],
+        b"m",
+        2,
+        "holds an SM9 user signing key, expected an SM2 private key",
+    );
+    fails(
+        &["sm2", "sign", "--key", &d.s("p.pem")],
+        b"m",
+        2,
+        "holds an SM2 public key, expected an SM2 private key",
+    );
+    fails(
+        &["sm2", "sign", "--key", &d.s("p256.pem")],
+        b"m",
+        2,
+        "EC private key on curve P-256 (not SM2)",
+    );
+    fails(
+        &["sm2", "verify", "--pubkey", &k, "--sig", &k],
+        b"m",
+        2,
+        "sm2 pubkey",
+    );
+    fails(
+        &["sm9", "sign", "--key", &k],
+        b"m",
+        2,
+        "holds an SM2 private key, expected an SM9 user signing key",
+    );
+    fails(
+        &[
+            "sm9",
+            "verify",
+            "--mpk",
+            &d.s("msk.pem"),
+            "--id",
+            "A",
+            "--sig",
+            &k,
+        ],
+        b"m",
+        2,
+        "expected an SM9 signature master public key",
+    );
+    fails(
+        &["sm9", "encrypt", "--mpk", &d.s("mpk.pem"), "--id", "A"],
+        b"m",
+        2,
+        "expected an SM9 encryption master public key",
+    );
+
+    // Passwords.
+    fails(
+        &["sm2", "sign", "--key", &d.s("ke.pem")],
+        b"m",
+        2,
+        "password-encrypted: give the password",
+    );
+    let out = smtool()
+        .args(["sm2", "sign", "--key", &d.s("ke.pem"), "--pass-env", "PW"])
+        .env("PW", "wrong")
+        .write_stdin("m")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "smtool: {}: wrong password (or corrupted encrypted key)\n",
+            d.s("ke.pem")
+        )
+    );
+    fails(
+        &[
+            "sm2",
+            "sign",
+            "--key",
+            &d.s("ke.pem"),
+            "--pass-env",
+            "SMTOOL_TEST_UNSET_VAR",
+        ],
+        b"m",
+        2,
+        "SMTOOL_TEST_UNSET_VAR",
+    );
+
+    // Corrupted PEM and DER.
+    let pem = d.text("k.pem");
+    let broken = pem.replacen("MIG", "M*G", 1);
+    fails(
+        &["sm2", "sign", "--key", &d.write("b1.pem", broken)],
+        b"m",
+        2,
+        "corrupted PEM",
+    );
+    fails(
+        &[
+            "sm2",
+            "sign",
+            "--key",
+            &d.write("b2.pem", &pem[..pem.len() - 30]),
+        ],
+        b"m",
+        2,
+        "no END line",
+    );
+    fails(
+        &[
+            "sm2",
+            "sign",
+            "--key",
+            &d.write("b3.der", b"\x30\x03\x02\x01"),
+        ],
+        b"m",
+        2,
+        "not a recognised key",
+    );
+    fails(
+        &["sm2", "sign", "--key", &d.write("empty", b"")],
+        b"m",
+        2,
+        "empty key file",
+    );
+
+    // Truncated / malformed signatures (exit 1).
+    let sig = ok_in(&["sm2", "sign", "--key", &k], b"m");
+    let s = d.write("short.der", &sig[..sig.len() - 1]);
+    fails(
+        &["sm2", "verify", "--pubkey", &d.s("p.pem"), "--sig", &s],
+        b"m",
+        1,
+        "invalid signature",
+    );
+    fails(
+        &[
+            "sm2",
+            "verify",
+            "--pubkey",
+            &d.s("p.pem"),
+            "--sig",
+            &d.write("e", b""),
+        ],
+        b"m",
+        1,
+        "invalid signature",
+    );
+    fails(
+        &[
+            "sm2",
+            "verify",
+            "--pubkey",
+            &d.s("p.pem"),
+            "--sig",
+            &d.write("h", b"zz"),
+            "--encoding",
+            "hex",
+        ],
+        b"m",
+        1,
+        "not valid hex",
+    );
+    let sig9 = ok_in(&["sm9", "sign", "--key", &d.s("a.pem")], b"m");
+    let s9 = d.write("short9.der", &sig9[..sig9.len() - 5]);
+    fails(
+        &[
+            "sm9",
+            "verify",
+            "--mpk",
+            &d.s("mpk.pem"),
+            "--id",
+            "A",
+            "--sig",
+            &s9,
+        ],
+        b"m",
+        1,
+        "invalid signature",
+    );
+    let mut bad = sig9.clone();
+    bad[10] ^= 1;
+    fails(
+        &[
+            "sm9",
+            "verify",
+            "--mpk",
+            &d.s("mpk.pem"),
+            "--id",
+            "A",
+            "--sig",
+            &d.write("bad9", bad),
+        ],
+        b"m",
+        1,
+        "",
+    );
+
+    // Tampered ciphertexts (exit 1), wherever the flipped bit lands.
+    let ct = ok_in(
+        &["sm2", "encrypt", "--pubkey", &d.s("p.pem")],
+        b"secret message",
+    );
+    for i in [3, 40, ct.len() - 40, ct.len() - 1] {
+        let mut t = ct.clone();
+        t[i] ^= 0x04;
+        fails(&["sm2", "decrypt", "--key", &k], &t, 1, "decryption failed");
+    }
+    fails(
+        &["sm2", "decrypt", "--key", &k],
+        &ct[..ct.len() - 2],
+        1,
+        "decryption failed",
+    );
+    ok(&[
+        "sm9",
+        "setup",
+        "--enc",
+        "--out",
+        &d.s("emsk.pem"),
+        "--pubout",
+        &d.s("empk.pem"),
+    ]);
+    ok(&[
+        "sm9",
+        "extract",
+        "--master",
+        &d.s("emsk.pem"),
+        "--id",
+        "B",
+        "--out",
+        &d.s("b.pem"),
+    ]);
+    let ct9 = ok_in(
+        &["sm9", "encrypt", "--mpk", &d.s("empk.pem"), "--id", "B"],
+        b"secret",
+    );
+    for i in [10, 50, ct9.len() - 1] {
+        let mut t = ct9.clone();
+        t[i] ^= 0x01;
+        fails(
+            &["sm9", "decrypt", "--key", &d.s("b.pem"), "--id", "B"],
+            &t,
+            1,
+            "decryption failed",
+        );
+    }
+    assert_eq!(
+        ok_in(
+            &["sm9", "decrypt", "--key", &d.s("b.pem"), "--id", "B"],
+            &ct9
+        ),
+        b"secret"
+    );
+    fails(
+        &["sm9", "decrypt", "--key", &d.s("b.pem"), "--id", "C"],
+        &ct9,
+        1,
+        "decryption failed",
+    );
+    fails(
+        &[
+            "sm9",
+            "decrypt",
+            "--key",
+            &d.s("b.pem"),
+            "--id",
+            "B",
+            "--format",
+            "raw",
+        ],
+        &ct9,
+        2,
+        "--cipher",
+    );
+
+    // Other input errors.
+    fails(
+        &["sm2", "encrypt", "--pubkey", &d.s("p.pem")],
+        b"",
+        2,
+        "empty plaintext",
+    );
+    fails(
+        &[
+            "sm9",
+            "extract",
+            "--master",
+            &d.s("msk.pem"),
+            "--out",
+            &d.s("x"),
+        ],
+        b"",
+        2,
+        "--id",
+    );
+    fails(
+        &["sm2", "sign", "--key", &k, "--id-hex", "0g"],
+        b"m",
+        2,
+        "--id-hex is not valid hex",
+    );
+    fails(
+        &["sm2", "sign", "--key", &k, "--id", &"x".repeat(8192)],
+        b"m",
+        2,
+        "at most 8191",
+    );
+    fails(
+        &["sm3", "/nonexistent/file"],
+        b"",
+        2,
+        "cannot open /nonexistent/file",
+    );
+    fails(
+        &["sm3", d.0.path().to_str().unwrap()],
+        b"",
+        2,
+        "is a directory",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streaming.
+
+/// Runs `smtool args` under a 64 MiB address-space limit with `mib` MiB of zeros on stdin, so
+/// an implementation that loads its input would fail.
+fn under_memory_limit(args: &str, mib: usize) -> String {
+    let bin = assert_cmd::cargo::cargo_bin("smtool");
+    let script = format!(
+        "head -c {}M /dev/zero | (ulimit -v 65536 && exec {} {args})",
+        mib,
+        bin.display()
+    );
+    let out = StdCommand::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn large_inputs_are_streamed() {
+    let d = Dir::new();
+    let mib = 256;
+    let ours = under_memory_limit("sm3", mib);
+    let theirs = StdCommand::new("bash")
+        .arg("-c")
+        .arg(format!("head -c {mib}M /dev/zero | openssl dgst -sm3 -r"))
+        .output()
+        .unwrap();
+    let theirs = String::from_utf8(theirs.stdout).unwrap();
+    assert_eq!(ours.split(' ').next(), theirs.split(' ').next());
+    // SM2 and SM9 signatures over the same stream verify against the same bytes.
+    ok(&[
+        "sm2",
+        "keygen",
+        "--out",
+        &d.s("k.pem"),
+        "--pubout",
+        &d.s("p.pem"),
+    ]);
+    let sig = under_memory_limit(
+        &format!("sm2 sign --key {} --encoding hex", d.s("k.pem")),
+        mib,
+    );
+    let sig = d.write("sig.hex", sig);
+    under_memory_limit(
+        &format!(
+            "sm2 verify --pubkey {} --sig {sig} --encoding hex",
+            d.s("p.pem")
+        ),
+        mib,
+    );
+    ok(&[
+        "sm9",
+        "setup",
+        "--sign",
+        "--out",
+        &d.s("msk.pem"),
+        "--pubout",
+        &d.s("mpk.pem"),
+    ]);
+    ok(&[
+        "sm9",
+        "extract",
+        "--master",
+        &d.s("msk.pem"),
+        "--id",
+        "A",
+        "--out",
+        &d.s("a.pem"),
+    ]);
+    let sig = under_memory_limit(
+        &format!("sm9 sign --key {} --encoding base64", d.s("a.pem")),
+        mib,
+    );
+    let sig = d.write("sig9.b64", sig);
+    under_memory_limit(
+        &format!(
+            "sm9 verify --mpk {} --id A --sig {sig} --encoding base64",
+            d.s("mpk.pem")
+        ),
+        mib,
+    );
+}
