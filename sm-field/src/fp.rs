@@ -92,7 +92,10 @@ impl<M: Modulus, B: Backend> Fp<M, B> {
 
     #[inline(always)]
     const fn from_mont_unchecked(mont: Limbs) -> Self {
-        Self { mont, _marker: PhantomData }
+        Self {
+            mont,
+            _marker: PhantomData,
+        }
     }
 
     /// The Montgomery limbs `a·2^256 mod p` (little-endian), identical on every backend.
@@ -172,7 +175,11 @@ impl<M: Modulus, B: Backend> Fp<M, B> {
         let mut absorb = |chunk: &[u8; 32]| {
             let l = crate::backend::u64::reduce_once(&be_bytes_to_limbs(chunk), 0, &M::P);
             let c = B::mul::<M>(&l, &M::R2);
-            acc.mont = if first { c } else { B::add::<M>(&B::mul::<M>(&acc.mont, &M::R2), &c) };
+            acc.mont = if first {
+                c
+            } else {
+                B::add::<M>(&B::mul::<M>(&acc.mont, &M::R2), &c)
+            };
             first = false;
         };
         if head != 0 {
@@ -343,14 +350,20 @@ impl<M: Modulus, B: Backend> Fp<M, B> {
     pub fn invert(&self) -> CtOption<Self> {
         // (a·R)^-1 = a^-1·R^-1; one Montgomery product with R^3 gives a^-1·R.
         let inv = crate::inversion::invert::<M>(&self.mont);
-        CtOption::new(Self::from_mont_unchecked(B::mul::<M>(&inv, &M::R3)), !self.is_zero())
+        CtOption::new(
+            Self::from_mont_unchecked(B::mul::<M>(&inv, &M::R3)),
+            !self.is_zero(),
+        )
     }
 
     /// Multiplicative inverse in constant time by Fermat's little theorem, `self^(p−2)` with a
     /// window schedule that depends on p only; none for zero. Slower than [`Self::invert`]; kept
     /// as an independent cross-check.
     pub fn invert_fermat(&self) -> CtOption<Self> {
-        CtOption::new(self.pow_public_exponent(&Exps::<M>::P_MINUS_2), !self.is_zero())
+        CtOption::new(
+            self.pow_public_exponent(&Exps::<M>::P_MINUS_2),
+            !self.is_zero(),
+        )
     }
 
     /// Multiplicative inverse by variable-time safegcd divsteps (stops when done); time

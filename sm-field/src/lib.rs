@@ -30,10 +30,10 @@ pub mod backend;
 pub mod counting;
 mod field;
 mod fp;
-mod inversion;
 mod fp12;
 pub(crate) mod fp2;
 mod fp4;
+mod inversion;
 mod modulus;
 
 pub use backend::u64::U64;

@@ -115,7 +115,9 @@ const fn sub_const(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
     let mut borrow = 0u64;
     let mut i = 0;
     while i < 4 {
-        let t = (a[i] as u128).wrapping_sub(b[i] as u128).wrapping_sub(borrow as u128);
+        let t = (a[i] as u128)
+            .wrapping_sub(b[i] as u128)
+            .wrapping_sub(borrow as u128);
         r[i] = t as u64;
         borrow = ((t >> 64) as u64) & 1;
         i += 1;
@@ -126,7 +128,12 @@ const fn sub_const(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
 /// `2a mod p` for `a < p` (p > 2^255), at compile time.
 const fn double_mod_const(a: &Limbs, p: &Limbs) -> Limbs {
     let top = a[3] >> 63;
-    let d = [a[0] << 1, (a[1] << 1) | (a[0] >> 63), (a[2] << 1) | (a[1] >> 63), (a[3] << 1) | (a[2] >> 63)];
+    let d = [
+        a[0] << 1,
+        (a[1] << 1) | (a[0] >> 63),
+        (a[2] << 1) | (a[1] >> 63),
+        (a[3] << 1) | (a[2] >> 63),
+    ];
     let (s, borrow) = sub_const(&d, p);
     if top == 1 || borrow == 0 {
         s

@@ -60,9 +60,17 @@ fn check_all<M: Modulus, B: Backend>(a: &BigUint, b: &BigUint) {
     assert_eq!(big(&fa.double()), (a * 2u8) % &p, "double");
     assert_eq!(big(&(fa * fb)), (a * b) % &p, "mul");
     assert_eq!(big(&fa.square()), (a * a) % &p, "square");
-    assert_eq!(big(&fa.square_n(5)), a.modpow(&BigUint::from(32u8), &p), "square_n");
+    assert_eq!(
+        big(&fa.square_n(5)),
+        a.modpow(&BigUint::from(32u8), &p),
+        "square_n"
+    );
     // Montgomery limbs are a·2^256 mod p.
-    assert_eq!(limbs_big(&fa.to_mont_limbs()), (a << 256) % &p, "montgomery form");
+    assert_eq!(
+        limbs_big(&fa.to_mont_limbs()),
+        (a << 256) % &p,
+        "montgomery form"
+    );
     if !a.is_zero() {
         let inv = a.modpow(&(&p - 2u8), &p);
         assert_eq!(big(&fa.invert().unwrap()), inv, "invert");
@@ -74,7 +82,11 @@ fn check_all<M: Modulus, B: Backend>(a: &BigUint, b: &BigUint) {
     let e = [b.iter_u64_digits().next().unwrap_or(0), 0x1234, 0, 7];
     let e_big = limbs_big(&e);
     assert_eq!(big(&fa.pow(&e)), a.modpow(&e_big, &p), "pow");
-    assert_eq!(big(&fa.pow_vartime(&e)), a.modpow(&e_big, &p), "pow_vartime");
+    assert_eq!(
+        big(&fa.pow_vartime(&e)),
+        a.modpow(&e_big, &p),
+        "pow_vartime"
+    );
     // Square roots: a² always has one; the result squares back.
     let sq = fa.square();
     let r = sq.sqrt().unwrap();
@@ -97,7 +109,10 @@ fn check_all<M: Modulus, B: Backend>(a: &BigUint, b: &BigUint) {
         "wide 40"
     );
     // Cross-backend: identical Montgomery limbs to the u64 backend.
-    assert_eq!((fa * fb).to_mont_limbs(), (fp::<M, U64>(a) * fp::<M, U64>(b)).to_mont_limbs());
+    assert_eq!(
+        (fa * fb).to_mont_limbs(),
+        (fp::<M, U64>(a) * fp::<M, U64>(b)).to_mont_limbs()
+    );
 }
 
 fn edge_cases<M: Modulus, B: Backend>() {
@@ -112,7 +127,10 @@ fn out_of_range_rejected<M: Modulus, B: Backend>() {
     let p = p_big::<M>();
     for v in [p.clone(), &p + 1u8, (BigUint::one() << 256) - 1u8] {
         assert!(bool::from(Fp::<M, B>::from_bytes(&big_bytes(&v)).is_none()));
-        assert_eq!(big(&Fp::<M, B>::from_bytes_reduced(&big_bytes(&v))), &v % &p);
+        assert_eq!(
+            big(&Fp::<M, B>::from_bytes_reduced(&big_bytes(&v))),
+            &v % &p
+        );
     }
 }
 
