@@ -1,4 +1,5 @@
 //! Criterion benches of the prime-field operations: one group per modulus and operation, one
+#![allow(missing_docs)] // criterion_group!/criterion_main! generate undocumented items
 //! `BenchmarkId` per backend. `cargo bench -p sm-benches --bench field`.
 
 use std::hint::black_box;
@@ -23,7 +24,9 @@ fn bench_backend<M: Modulus, B: Backend>(c: &mut Criterion) {
     c.benchmark_group(format!("{}/invert", M::NAME))
         .bench_function(id("invert"), |b| b.iter(|| black_box(x).invert().unwrap()));
     c.benchmark_group(format!("{}/invert_vartime", M::NAME))
-        .bench_function(id("invert_vartime"), |b| b.iter(|| black_box(x).invert_vartime().unwrap()));
+        .bench_function(id("invert_vartime"), |b| {
+            b.iter(|| black_box(x).invert_vartime().unwrap())
+        });
     c.benchmark_group(format!("{}/sqrt", M::NAME))
         .bench_function(id("sqrt"), |b| b.iter(|| black_box(sq).sqrt().unwrap()));
 }

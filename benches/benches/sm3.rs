@@ -83,12 +83,15 @@ fn kdf(c: &mut Criterion) {
             b.iter(|| sm3::kdf(black_box(&z), &mut out))
         });
         for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-            g.bench_function(BenchmarkId::new(format!("sm3-{}", backend.name()), len), |b| {
-                b.iter(|| {
-                    let mut r = sm3::Kdf::with_backend(backend, &[black_box(&z)]).unwrap();
-                    r.fill(&mut out)
-                })
-            });
+            g.bench_function(
+                BenchmarkId::new(format!("sm3-{}", backend.name()), len),
+                |b| {
+                    b.iter(|| {
+                        let mut r = sm3::Kdf::with_backend(backend, &[black_box(&z)]).unwrap();
+                        r.fill(&mut out)
+                    })
+                },
+            );
         }
         g.bench_function(BenchmarkId::new("rustcrypto-sm3", len), |b| {
             b.iter(|| rustcrypto_kdf(black_box(&z), &mut out))
