@@ -1,6 +1,6 @@
 //! Criterion benches of the prime-field operations: one group per modulus and operation, one
-#![allow(missing_docs)] // criterion_group!/criterion_main! generate undocumented items
 //! `BenchmarkId` per backend. `cargo bench -p sm-benches --bench field`.
+#![allow(missing_docs)] // criterion_group!/criterion_main! generate undocumented items
 
 use std::hint::black_box;
 
