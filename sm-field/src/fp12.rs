@@ -197,8 +197,8 @@ impl<B: Backend> Fp12<B> {
                 .add(&v1)
                 .sub(&v2);
         Self {
-            c0: v0.add(&t12.mul_by_v()),
-            c1: t01.add(&v2.mul_by_v()),
+            c0: v0.add_mul_by_v(&t12),
+            c1: t01.add_mul_by_v(&v2),
             c2: t02,
         }
     }
@@ -214,8 +214,8 @@ impl<B: Backend> Fp12<B> {
         let s3 = a.c0.mul(&a.c1).double();
         let s4 = a.c2.square();
         Self {
-            c0: s0.add(&s1.mul_by_v()),
-            c1: s3.add(&s4.mul_by_v()),
+            c0: s0.add_mul_by_v(&s1),
+            c1: s3.add_mul_by_v(&s4),
             c2: s1.add(&s2).add(&s3).sub(&s0).sub(&s4),
         }
     }
@@ -233,8 +233,8 @@ impl<B: Backend> Fp12<B> {
         let f1l2 = f.c1.mul_by_fp2(b);
         let cross = f.c0.add(&f.c2).mul(&Fp4::new(a.add(b), *c));
         Self {
-            c0: f0l0.add(&f1l2.mul_by_v()),
-            c1: f1l0.add(&f2l2.mul_by_v()),
+            c0: f0l0.add_mul_by_v(&f1l2),
+            c1: f1l0.add_mul_by_v(&f2l2),
             c2: cross.sub(&f0l0).sub(&f2l2),
         }
     }

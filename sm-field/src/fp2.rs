@@ -160,6 +160,25 @@ impl<B: Backend> Fp2<B> {
         }
     }
 
+    /// `self + u·rhs = (a0 − 2·b1) + (a1 + b0)·u`: 3 GF(p) additions instead of the 4 of
+    /// `mul_by_u` followed by `add`.
+    #[inline(always)]
+    pub fn add_mul_by_u(&self, rhs: &Self) -> Self {
+        Self {
+            c0: self.c0.sub(&rhs.c1.double()),
+            c1: self.c1.add(&rhs.c0),
+        }
+    }
+
+    /// `self − u·rhs = (a0 + 2·b1) + (a1 − b0)·u` (3 GF(p) additions).
+    #[inline(always)]
+    pub fn sub_mul_by_u(&self, rhs: &Self) -> Self {
+        Self {
+            c0: self.c0.add(&rhs.c1.double()),
+            c1: self.c1.sub(&rhs.c0),
+        }
+    }
+
     /// Conjugate `c0 − c1·u`, which is also the p-power Frobenius map (u^p = −u).
     #[inline(always)]
     pub fn conjugate(&self) -> Self {
