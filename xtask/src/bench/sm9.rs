@@ -55,7 +55,7 @@ pub fn cases(_backends: &[String], prefix: &str) -> Vec<Case> {
         ));
     }
     {
-        let mpk = kgc.public_key().clone();
+        let mpk = *kgc.public_key();
         out.push(case(
             "prepare master public key",
             &v,
