@@ -5,32 +5,45 @@
 //! ψ(x', y') = (x'·w⁻², y'·w⁻³) sends E' to E over GF(p¹²) (w⁶ = u). A line through ψ-images
 //! evaluated at P = (xP, yP) ∈ E(GF(p)), multiplied by w³ and by factors in GF(p²) (which the
 //! final exponentiation removes, as GF(p⁴) ⊂ GF(p¹²) is killed by p⁴ − 1 | (p¹²−1)/n), becomes
-//! `l = c0 + (c2·xP)·w² + (c3·yP)·w³` with c0, c2, c3 ∈ GF(p²): the sparse shape consumed by
+//! `l = c0 + (c2·x̃P)·w² + (c3·yP)·w³` with c0, c2, c3 ∈ GF(p²) and x̃P = −3·xP for tangent
+//! lines, x̃P = −xP for addition lines (the constants move to P, once per pairing, instead of
+//! being applied to every line): the sparse shape consumed by
 //! [`Fp12::mul_by_023`]. The formulas follow Costello, Lange, Naehrig, "Faster pairing
 //! computations on curves with high-degree twists", ePrint 2009/615 §5, in the arrangement of
 //! Aranha, Karabina, Longa, Gebotys, López, ePrint 2010/354 Alg. 26 (doubling) and Alg. 27
 //! (mixed addition), adapted to the M-type twist (w³ instead of w multiplies yP) and scaled by 4
 //! in doubling to avoid halvings.
 
-use sm_field::{Backend, Fp, Fp12, Fp2, Sm9P};
+use sm_field::{Backend, Fp, Fp12, Fp2, Fp4, Sm9P};
 
-/// The GF(p²) coefficients of one line, independent of P: `l(P) = c0 + (c2·xP)·w² + (c3·yP)·w³`.
+/// The GF(p²) coefficients of one line, independent of P: `l(P) = c0 + (c2·x̃P)·w² + (c3·yP)·w³`
+/// with x̃P = −3·xP for a doubling (tangent) line and x̃P = −xP for an addition line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LineCoeffs<B: Backend> {
     /// Constant term (slot w⁰).
     pub c0: Fp2<B>,
-    /// Multiplied by xP (slot w²).
+    /// Multiplied by x̃P (slot w²): −3·xP for doubling lines, −xP for addition lines.
     pub c2: Fp2<B>,
     /// Multiplied by yP (slot w³).
     pub c3: Fp2<B>,
 }
 
 impl<B: Backend> LineCoeffs<B> {
-    /// `f · l(P)` with `neg` chosen so that identity pairs contribute 1: `xp`, `yp` are P's
-    /// coordinates (4 GF(p) multiplications + a 13-multiplication sparse GF(p¹²) product).
+    /// `f · l(P)`: `xp` is x̃P (−3·xP or −xP, see the type docs), `yp` is P's y-coordinate
+    /// (4 GF(p) multiplications + a 13-multiplication sparse GF(p¹²) product).
     #[inline]
     pub fn evaluate_into(&self, f: &Fp12<B>, xp: &Fp<Sm9P, B>, yp: &Fp<Sm9P, B>) -> Fp12<B> {
         f.mul_by_023(&self.c0, &self.c2.mul_by_fp(xp), &self.c3.mul_by_fp(yp))
+    }
+
+    /// `l(P)` as a dense GF(p¹²) element (the first line of a Miller loop, where f = 1).
+    #[inline]
+    pub fn evaluate(&self, xp: &Fp<Sm9P, B>, yp: &Fp<Sm9P, B>) -> Fp12<B> {
+        Fp12::new(
+            Fp4::new(self.c0, self.c3.mul_by_fp(yp)),
+            Fp4::ZERO,
+            Fp4::new(self.c2.mul_by_fp(xp), Fp2::ZERO),
+        )
     }
 }
 
@@ -62,7 +75,7 @@ impl<B: Backend> G2Projective<B> {
     /// T ← 2T and the tangent line at T (ePrint 2010/354 Alg. 26, scaled by 4):
     /// 1. B = Y², C = Z², E = 3b'·C, F = 3E, H = (Y + Z)² − B − C (= 2YZ)
     /// 2. X₃ = 2·X·Y·(B − F), Y₃ = (B + F)² − 12·E², Z₃ = 4·B·H
-    /// 3. line: c0 = B − E (= Y² − 3b'Z²), c2 = −3X², c3 = H.
+    /// 3. line: c0 = B − E (= Y² − 3b'Z²), c2 = X² (times −3xP), c3 = H.
     pub fn double_step(&mut self) -> LineCoeffs<B> {
         let (x, y, z) = (self.x, self.y, self.z);
         let b = y.square();
@@ -71,7 +84,6 @@ impl<B: Backend> G2Projective<B> {
         let f = e.double().add(&e);
         let h = y.add(&z).square().sub(&b).sub(&c);
         let xy = x.mul(&y);
-        let x2 = x.square();
         self.x = xy.double().mul(&b.sub(&f));
         let e2 = e.square();
         let e2_12 = e2.double().add(&e2).double().double();
@@ -79,7 +91,7 @@ impl<B: Backend> G2Projective<B> {
         self.z = b.double().double().mul(&h);
         LineCoeffs {
             c0: b.sub(&e),
-            c2: x2.double().add(&x2).neg(),
+            c2: x.square(),
             c3: h,
         }
     }
@@ -88,7 +100,7 @@ impl<B: Backend> G2Projective<B> {
     /// 1. θ = Y − y2·Z, λ = X − x2·Z
     /// 2. C = θ², D = λ², E = λ·D, F = Z·C, G = X·D, H = E + F − 2G
     /// 3. X₃ = λ·H, Y₃ = θ·(G − H) − Y·E, Z₃ = Z·E
-    /// 4. line: c0 = θ·x2 − λ·y2, c2 = −θ, c3 = λ.
+    /// 4. line: c0 = θ·x2 − λ·y2, c2 = θ (times −xP), c3 = λ.
     ///
     /// Requires T ≠ ±Q (true for every addition of the R-ate loop on points of G2).
     pub fn add_step(&mut self, x2: &Fp2<B>, y2: &Fp2<B>) -> LineCoeffs<B> {
@@ -106,7 +118,7 @@ impl<B: Backend> G2Projective<B> {
         self.z = z.mul(&e);
         LineCoeffs {
             c0: theta.mul(x2).sub(&lambda.mul(y2)),
-            c2: theta.neg(),
+            c2: theta,
             c3: lambda,
         }
     }

@@ -169,44 +169,74 @@ impl<B: Backend> LineSource<B> for Replay<'_, B> {
     }
 }
 
-/// The G1 side of a pair: P's coordinates and whether the pair contributes 1.
+/// The G1 side of a pair: P's scaled x-coordinates, y-coordinate, and whether the pair
+/// contributes 1.
 struct G1Side<B: Backend> {
-    xp: Fp<Sm9P, B>,
+    /// −3·xP, for tangent lines.
+    xp_dbl: Fp<Sm9P, B>,
+    /// −xP, for addition lines.
+    xp_add: Fp<Sm9P, B>,
     yp: Fp<Sm9P, B>,
     trivial: Choice,
 }
 
 impl<B: Backend> G1Side<B> {
     fn new(p: &G1Affine<B>, q_infinity: bool) -> Self {
+        let xp_add = p.x.neg();
         Self {
-            xp: p.x,
+            xp_dbl: xp_add.double().add(&xp_add),
+            xp_add,
             yp: p.y,
             trivial: Choice::from((p.infinity | q_infinity) as u8),
         }
     }
 
-    /// `f · l(P)`, or `f` when the pair is trivial (line masked to 1 in constant time).
+    /// The line masked to 1 in constant time when the pair is trivial, and the x̃P it needs.
     #[inline]
-    fn apply(&self, f: &Fp12<B>, l: &LineCoeffs<B>) -> Fp12<B> {
+    fn masked(&self, l: &LineCoeffs<B>, step: Step) -> (LineCoeffs<B>, &Fp<Sm9P, B>) {
         let l = LineCoeffs {
             c0: Fp2::conditional_select(&l.c0, &Fp2::ONE, self.trivial),
             c2: Fp2::conditional_select(&l.c2, &Fp2::ZERO, self.trivial),
             c3: Fp2::conditional_select(&l.c3, &Fp2::ZERO, self.trivial),
         };
-        l.evaluate_into(f, &self.xp, &self.yp)
+        let xp = if step == Step::Double {
+            &self.xp_dbl
+        } else {
+            &self.xp_add
+        };
+        (l, xp)
+    }
+
+    /// `f · l(P)`, or `f` when the pair is trivial.
+    #[inline]
+    fn apply(&self, f: &Fp12<B>, l: &LineCoeffs<B>, step: Step) -> Fp12<B> {
+        let (l, xp) = self.masked(l, step);
+        l.evaluate_into(f, xp, &self.yp)
+    }
+
+    /// `l(P)`, or 1 when the pair is trivial (the first line, while f = 1).
+    #[inline]
+    fn first(&self, l: &LineCoeffs<B>, step: Step) -> Fp12<B> {
+        let (l, xp) = self.masked(l, step);
+        l.evaluate(xp, &self.yp)
     }
 }
 
-/// The one Miller-loop driver: runs [`LOOP_SCHEDULE`] over all pairs with a shared accumulator.
+/// The one Miller-loop driver: runs [`LOOP_SCHEDULE`] over all pairs with a shared accumulator
+/// (the first line of the first pair is taken as f instead of multiplying it into f = 1).
 fn drive<B: Backend, S: LineSource<B>>(pairs: &mut [(G1Side<B>, S)]) -> Fp12<B> {
     let mut f = Fp12::ONE;
     for (i, step) in LOOP_SCHEDULE.iter().enumerate() {
         if *step == Step::Double && i != 0 {
             f = f.square();
         }
-        for (p, src) in pairs.iter_mut() {
+        for (j, (p, src)) in pairs.iter_mut().enumerate() {
             let l = src.line(*step);
-            f = p.apply(&f, &l);
+            f = if i == 0 && j == 0 {
+                p.first(&l, *step)
+            } else {
+                p.apply(&f, &l, *step)
+            };
         }
     }
     f
