@@ -176,3 +176,8 @@ pub fn check_single_stdin(inputs: &[(&str, &Path)]) -> Result<()> {
 pub fn stdio() -> PathBuf {
     PathBuf::from("-")
 }
+
+/// Prints a diagnostic line on standard error (ignoring a closed stderr).
+pub fn warn(line: &str) {
+    let _ = writeln!(io::stderr(), "{line}");
+}

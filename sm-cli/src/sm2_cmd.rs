@@ -130,7 +130,7 @@ fn verify(a: &Sm2Verify) -> Result<()> {
     vk.verify_prehash(&e, &sig)
         .map_err(|_| Error::Failed("signature verification failed".into()))?;
     if !a.quiet {
-        println!("Signature OK");
+        io::write(&io::stdio(), b"Signature OK\n", false)?;
     }
     Ok(())
 }

@@ -90,7 +90,7 @@ fn check(lists: &[PathBuf], key: Option<&[u8]>, quiet: bool) -> Result<()> {
                 }
                 Err(e) => {
                     unreadable += 1;
-                    eprintln!("smtool: {e}");
+                    io::warn(&format!("smtool: {e}"));
                     out_line(&format!("{name}: FAILED open or read"))?;
                 }
             }
@@ -102,10 +102,14 @@ fn check(lists: &[PathBuf], key: Option<&[u8]>, quiet: bool) -> Result<()> {
         ));
     }
     if malformed > 0 {
-        eprintln!("smtool: WARNING: {malformed} line(s) are improperly formatted");
+        io::warn(&format!(
+            "smtool: WARNING: {malformed} line(s) are improperly formatted"
+        ));
     }
     if unreadable > 0 {
-        eprintln!("smtool: WARNING: {unreadable} listed file(s) could not be read");
+        io::warn(&format!(
+            "smtool: WARNING: {unreadable} listed file(s) could not be read"
+        ));
     }
     if bad + unreadable > 0 {
         return Err(Error::Failed(format!(

@@ -215,7 +215,7 @@ fn verify(a: &Sm9Verify) -> Result<()> {
     v.verify()
         .map_err(|_| Error::Failed("signature verification failed".into()))?;
     if !a.quiet {
-        println!("Signature OK");
+        io::write(&io::stdio(), b"Signature OK\n", false)?;
     }
     Ok(())
 }

@@ -790,6 +790,98 @@ fn sm2_encryption_interoperates_with_openssl() {
     }
 }
 
+/// SPKI DER prefix of an SM2 public key (id-ecPublicKey, sm2p256v1, 66-byte BIT STRING).
+const SM2_SPKI_PREFIX: &str = "3059301306072a8648ce3d020106082a811ccf5501822d03420004";
+
+#[test]
+fn sm2_signatures_and_encryption_interoperate_with_gmssl() {
+    let d = Dir::new();
+    ok(&[
+        "sm2",
+        "keygen",
+        "--key-format",
+        "der",
+        "--out",
+        &d.s("k.der"),
+        "--pubout",
+        &d.s("p.der"),
+    ]);
+    let spki = d.read("p.der");
+    assert_eq!(hex::encode(&spki[..27]), SM2_SPKI_PREFIX);
+    let msg = d.write("msg", b"GmSSL SM2 interop");
+    // smtool signs with the default ID and encrypts; GmSSL (default ID 1234567812345678)
+    // verifies and decrypts with its own key; GmSSL signs with ID "alice" and encrypts to ours.
+    ok(&[
+        "sm2",
+        "sign",
+        "--key",
+        &d.s("k.der"),
+        "--in",
+        &msg,
+        "--out",
+        &d.s("s.der"),
+    ]);
+    let out = py(
+        r#"
+import sys, gmssl_pyx
+ours, msg, sig = (bytes.fromhex(a) for a in sys.argv[1:4])
+print(gmssl_pyx.sm2_verify(ours, msg, sig), gmssl_pyx.sm2_verify(ours, msg + b"x", sig))
+pk, sk = gmssl_pyx.sm2_key_generate()
+open(sys.argv[4], "wb").write(sk)
+print(pk.hex())
+print(gmssl_pyx.sm2_sign(sk, pk, msg, b"alice").hex())
+print(gmssl_pyx.sm2_encrypt(ours, b"from GmSSL").hex())
+"#,
+        &[
+            &hex::encode(&spki[27..]),
+            &hex::encode(d.read("msg")),
+            &hex::encode(d.read("s.der")),
+            &d.s("g_sk"),
+        ],
+    );
+    assert_eq!(out[0], "True False");
+    let their_pub = d.write(
+        "g_pub.der",
+        hex::decode(format!("{SM2_SPKI_PREFIX}{}", out[1])).unwrap(),
+    );
+    let sig = d.write("g_sig.der", hex::decode(&out[2]).unwrap());
+    ok(&[
+        "sm2", "verify", "--pubkey", &their_pub, "--id", "alice", "--sig", &sig, "--in", &msg,
+    ]);
+    fails(
+        &[
+            "sm2", "verify", "--pubkey", &their_pub, "--sig", &sig, "--in", &msg,
+        ],
+        b"",
+        1,
+        "verification failed",
+    );
+    let ct = d.write("g_ct.der", hex::decode(&out[3]).unwrap());
+    assert_eq!(
+        ok(&["sm2", "decrypt", "--key", &d.s("k.der"), "--in", &ct]),
+        b"from GmSSL"
+    );
+    ok_in(
+        &[
+            "sm2",
+            "encrypt",
+            "--pubkey",
+            &their_pub,
+            "--out",
+            &d.s("c.der"),
+        ],
+        b"from smtool",
+    );
+    let out = py(
+        r#"
+import sys, gmssl_pyx
+print(gmssl_pyx.sm2_decrypt(open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()))
+"#,
+        &[&d.s("g_sk"), &d.s("c.der")],
+    );
+    assert_eq!(out, ["b'from smtool'"]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // SM9 with gmalg (standard MAC, raw encodings) and gmssl-pyx (GmSSL DER / PEM, GmSSL MAC).
 
