@@ -151,12 +151,29 @@ fn pem_blocks(text: &str) -> std::result::Result<Vec<(String, Vec<u8>)>, String>
             .find(&end_marker)
             .ok_or_else(|| format!("PEM block '{label}' has no END line"))?;
         let block = &rest[start..start + end + end_marker.len()];
-        let (got, der) = der::pem::decode_vec(block.as_bytes())
-            .map_err(|e| format!("corrupted PEM block '{label}': {e}"))?;
-        blocks.push((got.to_string(), der));
+        let der = match der::pem::decode_vec(block.as_bytes()) {
+            Ok((_, der)) => der,
+            // RFC 7468 §2 asks parsers to be lenient about line lengths, which the strict
+            // decoder is not: retry with any line wrapping.
+            Err(e) => lenient_pem_body(block)
+                .ok_or_else(|| format!("corrupted PEM block '{label}': {e}"))?,
+        };
+        blocks.push((label.to_string(), der));
         rest = &rest[start + end + end_marker.len()..];
     }
     Ok(blocks)
+}
+
+/// The base64 body of one PEM block with any line wrapping (no headers allowed).
+fn lenient_pem_body(block: &str) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    let mut lines = block.lines();
+    lines.next()?; // BEGIN line
+    let body: String = lines
+        .take_while(|l| !l.starts_with("-----END "))
+        .flat_map(|l| l.chars().filter(|c| !c.is_ascii_whitespace()))
+        .collect();
+    base64::engine::general_purpose::STANDARD.decode(body).ok()
 }
 
 /// The DER of the key in a file's bytes, and whether it is password-encrypted.

@@ -412,6 +412,14 @@ fn sm2_keys_interoperate_with_openssl() {
         &d.s("o.der"),
     ]);
     assert_eq!(ok(&["sm2", "pubkey", "--key", &d.s("o.der")]), want);
+    // PEM wrapped at another width (RFC 7468 §2: parsers should accept it).
+    let text = String::from_utf8(want.clone()).unwrap();
+    let body: String = text.lines().filter(|l| !l.starts_with("-----")).collect();
+    let one_line = format!("-----BEGIN PUBLIC KEY-----\n{body}\n-----END PUBLIC KEY-----\n");
+    assert_eq!(
+        ok(&["sm2", "pubkey", "--key", &d.write("one_line.pem", one_line)]),
+        want
+    );
     // A public key re-encodes to itself.
     assert_eq!(
         ok(&["sm2", "pubkey", "--key", &d.write("o_pub.pem", &want)]),
