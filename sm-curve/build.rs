@@ -1,4 +1,5 @@
-//! Generates the fixed-base comb table of the SM2 generator at build time.
+//! Generates the fixed-base comb table of the SM2 generator at build time (and, in
+//! `build/sm9.rs`, those of the SM9 generators P1 and P2).
 //!
 //! The table is computed here with plain `num-bigint` affine arithmetic, independent of the crate's
 //! own field code, and written as Montgomery limbs (x·2^256 mod p, little-endian u64) to
@@ -12,6 +13,9 @@ use std::path::PathBuf;
 
 use num_bigint::BigUint;
 use num_traits::Zero;
+
+#[path = "build/sm9.rs"]
+mod sm9;
 
 const P: &str = "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF";
 const GX: &str = "32C4AE2C1F1981195F9904466A39C9948FE30BBFF2660BE1715A4589334C74C7";
@@ -98,6 +102,7 @@ fn main() {
         }
     }
     src.push_str("];\n");
-    let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("sm2_g_comb.rs");
-    std::fs::write(out, src).expect("write table");
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    std::fs::write(out_dir.join("sm2_g_comb.rs"), src).expect("write table");
+    sm9::generate(&out_dir);
 }

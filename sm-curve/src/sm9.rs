@@ -1,16 +1,34 @@
 //! The SM9 groups (GM/T 0044.5 §A.1 / GB/T 38635.2): G1 = E(GF(p)), E: y² = x³ + 5, and
 //! G2 ⊂ E'(GF(p²)), E': y² = x³ + 5u (sextic M-type twist over Fp2 = Fp[u]/(u² + 2)), both of
-//! prime order n. G1 has cofactor 1; E'(GF(p²)) has a large cofactor, so decoded G2 points need
-//! a subgroup check (n·Q = O).
+//! prime order n; p and n are the BN polynomials at t = 0x600000000058F98A.
 //!
-//! Minimal definitions written by the sm9 crate's author (no generator comb tables); the
-//! sm-curve owner may replace or extend them.
-
+//! * Curves: [`Sm9G1Curve`], [`Sm9G2Curve`] ([`CurveParams`]: generators P1, P2; SEC1 / GM/T
+//!   encodings through [`Affine::to_sec1`](crate::Affine::to_sec1) and
+//!   [`Affine::from_sec1`](crate::Affine::from_sec1); for G2 the GF(p²) coordinates are written
+//!   u-coefficient first, and [`g2_from_sec1`] adds the subgroup check).
+//! * Endomorphisms: φ on G1 (`Affine`/`Jacobian::endomorphism`, = [λ]) and ψ, ψ², ψ³ on G2
+//!   (`psi`, `psi2`, `psi3`, = [p] = [6t²]) — see `sm9/endo.rs`.
+//! * Variable-base scalar multiplication, constant time: `Jacobian::mul_endo` (GLV on G1,
+//!   4-dimensional GLS on G2); public scalars: `Jacobian::mul_endo_vartime`.
+//! * Fixed base: [`CurveParams::mul_generator`] (constant time) and
+//!   [`CurveParams::mul_generator_vartime`] use comb tables of P1 and P2 built at compile time
+//!   ([`Sm9P1Table`], [`Sm9P2Table`]).
+//! * Subgroup membership: G1 has cofactor 1 (on the curve suffices); G2 by the endomorphism
+//!   test `Affine::is_in_subgroup` (one 63-bit multiplication, constant time).
 use core::marker::PhantomData;
 
 use sm_field::{Backend, DefaultBackend, Fp, Fp2, Modulus, Sm9N, Sm9P};
 
-use crate::{AKind, CurveParams};
+use crate::comb::CombTable;
+use crate::{AKind, Affine, CurveParams, Error, Jacobian};
+
+mod decompose;
+mod endo;
+mod gls;
+mod glv;
+mod tables;
+
+pub use tables::{Sm9P1Table, Sm9P2Table};
 
 /// SM9 G1: `y² = x³ + 5` over GF(p) with generator P1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -33,6 +51,14 @@ impl<B: Backend> CurveParams for Sm9G1Curve<B> {
         Fp::from_be_hex_const("21FE8DDA4F21E607631065125C395BBC1C1C00CBFA6024350C464CD70A3EA616"),
     );
     const ORDER: [u64; 4] = Sm9N::P;
+
+    fn mul_generator(k: &Self::Scalar) -> Jacobian<Self> {
+        Sm9P1Table.mul(k)
+    }
+
+    fn mul_generator_vartime(k: &Self::Scalar) -> Jacobian<Self> {
+        Sm9P1Table.mul_vartime(k)
+    }
 }
 
 impl<B: Backend> CurveParams for Sm9G2Curve<B> {
@@ -60,4 +86,27 @@ impl<B: Backend> CurveParams for Sm9G2Curve<B> {
         ),
     );
     const ORDER: [u64; 4] = Sm9N::P;
+
+    fn mul_generator(k: &Self::Scalar) -> Jacobian<Self> {
+        Sm9P2Table.mul(k)
+    }
+
+    fn mul_generator_vartime(k: &Self::Scalar) -> Jacobian<Self> {
+        Sm9P2Table.mul_vartime(k)
+    }
 }
+
+/// Decodes a SEC1 / GM/T 0044 encoding (`04‖x‖y` or `02|03‖x`, coordinates u-coefficient
+/// first) into a point of G2: canonical coordinates, on the twist, not the identity, and in the
+/// order-n subgroup ([`Error::NotOnCurve`] covers both the curve and the subgroup check).
+pub fn g2_from_sec1<B: Backend>(bytes: &[u8]) -> Result<Affine<Sm9G2Curve<B>>, Error> {
+    let q = Affine::<Sm9G2Curve<B>>::from_sec1(bytes)?;
+    if bool::from(q.is_in_subgroup()) {
+        Ok(q)
+    } else {
+        Err(Error::NotOnCurve)
+    }
+}
+
+#[cfg(test)]
+mod tests;
