@@ -3,6 +3,8 @@
 //! ```text
 //! cargo xtask test                 # prepare interop peers, then run the whole test suite
 //! cargo xtask check [--quick]      # num-bigint reference + cross-backend equivalence
+//! cargo xtask ct [--quick] [--dudect]  # constant-time checks: valgrind/memcheck, dudect t-test
+//! cargo xtask cross-aarch64        # aarch64 build + sm-field tests + check under QEMU
 //! cargo xtask bench [OPTIONS] [GROUP...]
 //!     --backends u32,u64,asm       # A/B the limb backends in one process (default: all)
 //!     --quick                      # short run (well under a minute)
@@ -11,6 +13,8 @@
 
 mod bench;
 mod check;
+mod ct;
+mod cross;
 mod sysinfo;
 mod test_cmd;
 
@@ -18,7 +22,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: cargo xtask <test | check [--quick] [--seed N] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...]>"
+        "usage: cargo xtask <test | check [--quick] [--seed N] | ct [--quick] [--dudect] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...] | cross-aarch64 [setup|test|check|clippy|cargo ARGS]>"
     );
     ExitCode::from(2)
 }
@@ -30,8 +34,10 @@ fn main() -> ExitCode {
     };
     let result = match cmd.as_str() {
         "check" => check::run(rest),
+        "ct" => ct::run(rest),
         "bench" => bench::run(rest),
         "test" => test_cmd::run(rest),
+        "cross-aarch64" => cross::run(rest),
         _ => return usage(),
     };
     match result {
