@@ -9,7 +9,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 
-use sm_field::{Backend, DefaultBackend, Fp, Fp12, Fp2, Fp4, Sm9N};
+use sm_field::{Backend, DefaultBackend, Fp, Fp12, Sm9N};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
@@ -39,54 +39,18 @@ impl fmt::Display for GtDecodeError {
     }
 }
 
-/// The 12 Montgomery limb arrays of an element (slot order c0.c0.c0, c0.c0.c1, c0.c1.c0, …).
-#[inline(always)]
-fn to_limbs<B: Backend>(f: &Fp12<B>) -> [[u64; 4]; 12] {
-    let mut out = [[0u64; 4]; 12];
-    for (i, c4) in [&f.c0, &f.c1, &f.c2].into_iter().enumerate() {
-        for (j, c2) in [&c4.c0, &c4.c1].into_iter().enumerate() {
-            out[4 * i + 2 * j] = c2.c0.to_mont_limbs();
-            out[4 * i + 2 * j + 1] = c2.c1.to_mont_limbs();
-        }
-    }
-    out
-}
-
-/// Inverse of [`to_limbs`] for limbs known to be below p (table entries or 1).
-#[inline(always)]
-fn from_limbs<B: Backend>(l: &[[u64; 4]; 12]) -> Fp12<B> {
-    let fp = |k: usize| Fp::from_mont_limbs(l[k]).unwrap_or(Fp::ZERO);
-    let fp2 = |k: usize| Fp2::new(fp(k), fp(k + 1));
-    Fp12::new(
-        Fp4::new(fp2(0), fp2(2)),
-        Fp4::new(fp2(4), fp2(6)),
-        Fp4::new(fp2(8), fp2(10)),
-    )
-}
-
 /// `table[|d| − 1]` (or 1 for d = 0), conjugated (inverted, on GT) when d < 0. Reads every
-/// entry: each is ANDed with an all-ones/all-zeros mask from `subtle` and ORed into the result
-/// (exactly one mask is set), on plain limbs so that the scan vectorises.
+/// entry.
 #[inline]
 fn ct_lookup<B: Backend, const N: usize>(table: &[Fp12<B>; N], d: i8) -> Fp12<B> {
     let neg = Choice::from(((d as u8) >> 7) & 1);
     let abs = (d as i16).unsigned_abs() as u8;
-    let one_mask = 0u64.wrapping_sub(abs.ct_eq(&0).unwrap_u8() as u64);
-    let mut acc = to_limbs(&Fp12::<B>::ONE);
-    for limb in acc.iter_mut().flatten() {
-        *limb &= one_mask;
-    }
+    let mut r = Fp12::ONE;
     for (j, e) in table.iter().enumerate() {
-        let mask = 0u64.wrapping_sub(abs.ct_eq(&(j as u8 + 1)).unwrap_u8() as u64);
-        let el = to_limbs(e);
-        for (a, x) in acc.iter_mut().flatten().zip(el.iter().flatten()) {
-            *a |= x & mask;
-        }
+        r.conditional_assign(e, abs.ct_eq(&(j as u8 + 1)));
     }
-    let mut r = from_limbs(&acc);
     let c = r.conjugate();
     r.conditional_assign(&c, neg);
-    acc.zeroize();
     r
 }
 
