@@ -195,11 +195,71 @@ pub fn cases(_backends: &[String], prefix: &str) -> Vec<Case> {
             }
         }),
     ));
+    batch(&mut out, &v, &kgc, &master);
     #[cfg(feature = "peers")]
     if prefix.is_empty() {
         peers(&mut out, &master);
     }
     out
+}
+
+/// 1,000 signatures from 10 signers: one by one on one core, then `verify_batch` (all cores with
+/// the `parallel` feature, shared per-signer work).
+fn batch(
+    out: &mut Vec<Case>,
+    v: &str,
+    kgc: &sm9::SignMasterKey,
+    master: &sm9::PreparedSignMasterPublicKey,
+) {
+    const N: usize = 1000;
+    let mut r = rng();
+    let ids: Vec<Vec<u8>> = (0..10).map(|i| format!("signer-{i}").into_bytes()).collect();
+    let keys: Vec<_> = ids.iter().map(|id| kgc.extract(id).expect("extract")).collect();
+    let msgs: Vec<Vec<u8>> = (0..N).map(|i| format!("message {i}").into_bytes()).collect();
+    let sigs: Vec<sm9::Signature> = (0..N)
+        .map(|i| sm9::sign(&keys[i % 10], master, &msgs[i], &mut r).expect("sign"))
+        .collect();
+    let data = std::rc::Rc::new((ids, msgs, sigs, master.clone()));
+    let one_by_one = {
+        let data = data.clone();
+        move || {
+            let (ids, msgs, sigs, master) = &*data;
+            (0..N)
+                .filter(|&i| sm9::verify(master, &ids[i % 10], &msgs[i], &sigs[i]).is_ok())
+                .count()
+        }
+    };
+    let batched = move || {
+        let (ids, msgs, sigs, master) = &*data;
+        let items: Vec<sm9::BatchItem<'_>> = (0..N)
+            .map(|i| sm9::BatchItem {
+                master,
+                id: &ids[i % 10],
+                message: &msgs[i],
+                signature: &sigs[i],
+            })
+            .collect();
+        sm9::verify_batch(&items).as_slice().iter().filter(|&&ok| ok).count()
+    };
+    let op = "verify 1000 signatures (10 signers)";
+    let output = |n: usize| (n as u32).to_be_bytes().to_vec();
+    for (variant, f) in [
+        (format!("{v} one by one"), Box::new(one_by_one) as Box<dyn Fn() -> usize>),
+        (format!("{v} verify_batch"), Box::new(batched)),
+    ] {
+        out.push(Case {
+            group: "sm9",
+            op: op.to_string(),
+            variant,
+            output: output(f()),
+            bytes: 0,
+            run: Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(f());
+                }
+            }),
+        });
+    }
 }
 
 #[cfg(feature = "peers")]
