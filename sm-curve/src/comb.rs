@@ -83,7 +83,11 @@ pub(crate) fn select_raw<const L: usize>(row: &[[u64; L]; COMB_ENTRIES], abs: u8
     let abs = core::hint::black_box(abs as u64);
     let mut out = [0u64; L];
     for (j, e) in row.iter().enumerate() {
-        let mask = eq_mask(j as u64 + 1, abs);
+        // The mask goes through `black_box`: with `abs` alone hidden, LLVM still recognised
+        // `eq_mask` as `(j + 1 == abs) ? !0 : 0` and compiled the masked OR into a branch that
+        // loads only the matching entry (a secret-dependent branch and memory access, found by
+        // `cargo xtask ct` under valgrind).
+        let mask = core::hint::black_box(eq_mask(j as u64 + 1, abs));
         for (o, v) in out.iter_mut().zip(e.iter()) {
             *o |= v & mask;
         }

@@ -44,9 +44,10 @@ impl<B: Backend> CurveParams for Sm2Curve<B> {
 pub struct Sm2GeneratorTable;
 
 fn raw_to_affine<B: Backend>(l: &[u64; 8]) -> Affine<Sm2Curve<B>> {
-    // The table holds reduced Montgomery residues, so these never fail.
-    let x = Fp::from_mont_limbs([l[0], l[1], l[2], l[3]]).unwrap();
-    let y = Fp::from_mont_limbs([l[4], l[5], l[6], l[7]]).unwrap();
+    // The table holds reduced Montgomery residues, so these never fail; `unwrap_or` selects
+    // without the branch `unwrap` would take on the (secret) selected entry.
+    let x = Fp::from_mont_limbs([l[0], l[1], l[2], l[3]]).unwrap_or(Fp::ZERO);
+    let y = Fp::from_mont_limbs([l[4], l[5], l[6], l[7]]).unwrap_or(Fp::ZERO);
     Affine::from_coordinates_unchecked(x, y)
 }
 

@@ -57,7 +57,9 @@ fn reduce_once(r: &L32, hi: u32, p: &L32) -> L32 {
         (s[i], b) = sbb(r[i], p[i], b);
     }
     let (_, b) = sbb(hi, 0, b);
-    let keep = b.wrapping_neg();
+    // `black_box`: without it LLVM turned this select into a branch on the borrow (a
+    // secret-dependent branch in every addition, found by `cargo xtask ct` under valgrind).
+    let keep = core::hint::black_box(b.wrapping_neg());
     let mut out = [0u32; 8];
     for i in 0..8 {
         out[i] = (r[i] & keep) | (s[i] & !keep);
@@ -87,7 +89,7 @@ impl Backend for U32 {
         for i in 0..8 {
             (r[i], bw) = sbb(a[i], b[i], bw);
         }
-        let mask = bw.wrapping_neg();
+        let mask = core::hint::black_box(bw.wrapping_neg()); // see `reduce_once`
         let mut c = 0;
         for i in 0..8 {
             (r[i], c) = adc(r[i], p[i] & mask, c);

@@ -1,0 +1,124 @@
+//! The checked operations. Each one takes its secrets from a [`Secret`] (32 bytes of key
+//! material and a 32-byte seed for every nonce the operation draws), builds whatever secret
+//! objects it needs in [`Op::setup`] and returns a closure doing the operation itself.
+//!
+//! * Under memcheck the whole [`Secret`] is marked undefined before `setup`, so setup (key
+//!   parsing, key derivation, precomputation from secrets) is checked too, and every value
+//!   computed from it stays "secret" until declassified. Declassifications inside the harness
+//!   happen only where the algorithm publishes a value: public keys, master public keys,
+//!   ephemeral points and confirmation tags sent to the peer, signatures and ciphertexts
+//!   returned to the caller. Each one is marked `// DECLASSIFY:` with its reason.
+//! * The dudect test times only the closure, for a fixed and a random [`Secret`].
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+
+mod primitives;
+mod sm2_ops;
+mod sm9_ops;
+
+/// The secret inputs of one run.
+#[derive(Clone)]
+pub struct Secret {
+    /// Key material (a scalar, a private key, a password), big-endian, top bit clear so that
+    /// it is below every modulus here (all four have their top bit set).
+    pub key: [u8; 32],
+    /// Seed of the operation's nonce generator (ChaCha20): nonces derived from it are secret.
+    pub seed: [u8; 32],
+}
+
+/// A dudect input class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// The same secret every time: key 1 (a small scalar, the classic trigger of
+    /// leading-zero shortcuts) and an all-zero nonce seed.
+    Fixed,
+    /// Fresh uniform secrets.
+    Random,
+}
+
+impl Secret {
+    /// The secret of `class`, drawing from `rng` for [`Class::Random`].
+    pub fn new(class: Class, rng: &mut impl RngCore) -> Self {
+        let mut s = Secret {
+            key: [0; 32],
+            seed: [0; 32],
+        };
+        match class {
+            Class::Fixed => s.key[31] = 1,
+            Class::Random => {
+                rng.fill_bytes(&mut s.key);
+                rng.fill_bytes(&mut s.seed);
+                s.key[0] &= 0x7f;
+                s.key[31] |= 1; // nonzero
+            }
+        }
+        s
+    }
+
+    /// The operation's nonce generator (secret when `seed` is).
+    pub fn rng(&self) -> ChaCha20Rng {
+        ChaCha20Rng::from_seed(self.seed)
+    }
+}
+
+/// A public generator for values that are public in the protocol (a peer's ephemeral key,
+/// a public salt): its output is never classified.
+pub fn public_rng(tag: u64) -> ChaCha20Rng {
+    ChaCha20Rng::seed_from_u64(0x5EC0_0000 ^ tag)
+}
+
+/// An output check (see [`Prepared::check`]).
+pub type Check = Box<dyn Fn(&Secret, &[u8]) -> Result<(), String>>;
+
+/// The runnable part of an operation.
+pub struct Prepared {
+    /// Does the operation; returns its output (secret outputs included: the harness
+    /// declassifies the whole output afterwards, before checking or printing it).
+    pub run: Box<dyn FnMut() -> Vec<u8>>,
+    /// Checks the output against an independent computation from the secret. Runs after the
+    /// harness has declassified both (it is not part of the checked region).
+    pub check: Check,
+}
+
+impl Prepared {
+    /// An operation with an output check.
+    pub fn new(
+        run: impl FnMut() -> Vec<u8> + 'static,
+        check: impl Fn(&Secret, &[u8]) -> Result<(), String> + 'static,
+    ) -> Self {
+        Self {
+            run: Box::new(run),
+            check: Box::new(check),
+        }
+    }
+}
+
+/// One checked operation.
+pub struct Op {
+    /// Short stable name (`group.operation`).
+    pub name: &'static str,
+    /// What is secret in it.
+    pub what: &'static str,
+    /// Builds the secret objects and the closure.
+    pub setup: fn(&Secret) -> Prepared,
+    /// Timed by `--dudect` by default (operations of a few ms are only timed on request).
+    pub dudect_default: bool,
+}
+
+/// Every operation, in report order.
+pub fn all() -> Vec<Op> {
+    let mut v = primitives::ops();
+    v.extend(sm2_ops::ops());
+    v.extend(sm9_ops::ops());
+    v
+}
+
+/// `Ok` when `cond`, else `Err(msg)`.
+pub fn ensure(cond: bool, msg: &str) -> Result<(), String> {
+    if cond {
+        Ok(())
+    } else {
+        Err(msg.to_string())
+    }
+}

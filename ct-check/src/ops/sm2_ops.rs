@@ -1,0 +1,356 @@
+//! SM2: key parsing and generation, signing, decryption (and encryption's secret nonce), key
+//! exchange on both sides.
+
+use sm2::exchange::{Initiator, Responder};
+use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
+use sm2::{Mode, PublicKey, SecretKey, SigningKey, VerifyingKey};
+
+use super::{ensure, public_rng, Op, Prepared, Secret};
+use crate::valgrind::{classify, declassify};
+
+const MSG: &[u8] = b"constant-time check message";
+
+/// The secret key of `s`, with its public key declassified.
+fn secret_key(s: &Secret) -> SecretKey {
+    let sk = SecretKey::from_bytes(&s.key).expect("1 <= key < 2^255");
+    // DECLASSIFY: the public key P = d·G is published.
+    declassify(sk.public_key());
+    sk
+}
+
+/// The key the harness recomputes in the clear for output checks.
+fn clear_key(s: &Secret) -> SecretKey {
+    SecretKey::from_bytes(&s.key).expect("valid")
+}
+
+/// A fixed public peer key (the other side of exchanges, the recipient of encryptions).
+fn peer_key() -> SecretKey {
+    SecretKey::from_bytes(&[0x42; 32]).expect("valid")
+}
+
+/// `template` with the first occurrence of `part` re-marked secret (the harness builds
+/// encodings from a public copy of the key, then hands the secret bytes inside back to memcheck).
+pub(super) fn classify_part(template: Vec<u8>, part: &[u8]) -> Vec<u8> {
+    let at = template
+        .windows(part.len())
+        .position(|w| w == part)
+        .expect("secret bytes occur in the encoding");
+    classify(&template[at..at + part.len()]);
+    template
+}
+
+/// A public copy of the key bytes, only for building encodings in setup.
+fn public_copy(s: &Secret) -> [u8; 32] {
+    let k = s.key;
+    // HARNESS: a copy for building the encoding template; the key bytes in the template are
+    // classified again by `classify_part`.
+    declassify(&k);
+    k
+}
+
+fn key_from_bytes(s: &Secret) -> Prepared {
+    let bytes = s.key;
+    Prepared::new(
+        move || {
+            let sk = SecretKey::from_bytes(&bytes).expect("valid");
+            declassify(sk.public_key()); // DECLASSIFY: public key.
+            [&sk.to_bytes()[..], &sk.public_key().to_uncompressed()[..]].concat()
+        },
+        |s, out| {
+            let sk = clear_key(s);
+            ensure(
+                out == [&s.key[..], &sk.public_key().to_uncompressed()[..]].concat(),
+                "key/public key mismatch",
+            )
+        },
+    )
+}
+
+fn keygen(s: &Secret) -> Prepared {
+    let s = s.clone();
+    Prepared::new(
+        move || {
+            let sk = SecretKey::random(&mut s.rng());
+            declassify(sk.public_key()); // DECLASSIFY: public key.
+            [&sk.to_bytes()[..], &sk.public_key().to_uncompressed()[..]].concat()
+        },
+        |_, out| {
+            let d: [u8; 32] = out[..32].try_into().map_err(|_| "len")?;
+            let sk = SecretKey::from_bytes(&d).map_err(|e| e.to_string())?;
+            ensure(out[32..] == sk.public_key().to_uncompressed(), "P ≠ d·G")
+        },
+    )
+}
+
+fn parse_with(
+    s: &Secret,
+    encode: fn(&SecretKey) -> Vec<u8>,
+    decode: fn(&[u8]) -> SecretKey,
+) -> Prepared {
+    let clear = SecretKey::from_bytes(&public_copy(s)).expect("valid");
+    let encoded = classify_part(encode(&clear), &clear.to_bytes()[..]);
+    Prepared::new(
+        move || {
+            let sk = decode(&encoded);
+            declassify(sk.public_key()); // DECLASSIFY: public key.
+            sk.to_bytes().to_vec()
+        },
+        |s, out| ensure(out == s.key, "decoded key differs"),
+    )
+}
+
+fn parse_pkcs8_der(s: &Secret) -> Prepared {
+    parse_with(
+        s,
+        |k| k.to_pkcs8_der().expect("encode").as_bytes().to_vec(),
+        |d| SecretKey::from_pkcs8_der(d).expect("decode"),
+    )
+}
+
+fn parse_sec1_der(s: &Secret) -> Prepared {
+    parse_with(
+        s,
+        |k| k.to_sec1_der().expect("encode").to_vec(),
+        |d| SecretKey::from_sec1_der(d).expect("decode"),
+    )
+}
+
+fn parse_pkcs8_pem(s: &Secret) -> Prepared {
+    // The secret characters are those whose 6 bits come only from key bytes: base64 maps
+    // bytes 3j..3j+3 to characters 4j..4j+4, so the whole 3-byte groups inside the key's
+    // span in the DER are classified; the armour, line breaks and framing stay public.
+    let clear = SecretKey::from_bytes(&public_copy(s)).expect("valid");
+    let der = clear.to_pkcs8_der().expect("encode").as_bytes().to_vec();
+    let d = clear.to_bytes();
+    let at = der
+        .windows(32)
+        .position(|w| w == &d[..])
+        .expect("key in DER");
+    let pem = clear
+        .to_pkcs8_pem(LineEnding::LF)
+        .expect("encode")
+        .to_string();
+    let body_start = pem.find('\n').expect("header line") + 1;
+    let (first_group, end_group) = (at.div_ceil(3), (at + 32) / 3);
+    for c in 4 * first_group..4 * end_group {
+        // 64 characters per line, each line ended by LF.
+        let pos = body_start + c + c / 64;
+        classify(&pem.as_bytes()[pos..pos + 1]);
+    }
+    Prepared::new(
+        move || {
+            let sk = SecretKey::from_pkcs8_pem(&pem).expect("decode");
+            declassify(sk.public_key()); // DECLASSIFY: public key.
+            sk.to_bytes().to_vec()
+        },
+        |s, out| ensure(out == s.key, "decoded key differs"),
+    )
+}
+
+/// Encrypted PKCS#8: the password is the secret (and the key it protects).
+fn parse_encrypted_pkcs8(s: &Secret) -> Prepared {
+    let clear = SecretKey::from_bytes(&public_copy(s)).expect("valid");
+    let password = s.seed;
+    let mut public_password = password;
+    declassify(&public_password); // HARNESS: to build the encrypted document.
+    let der = clear
+        .to_pkcs8_encrypted_der_with_params(&public_password, &[7; 16], &[9; 16], 16)
+        .expect("encode");
+    public_password.fill(0);
+    Prepared::new(
+        move || {
+            let sk = SecretKey::from_pkcs8_encrypted_der(&der, &password).expect("decode");
+            declassify(sk.public_key()); // DECLASSIFY: public key.
+            sk.to_bytes().to_vec()
+        },
+        |s, out| ensure(out == s.key, "decrypted key differs"),
+    )
+}
+
+fn sign_with(s: &Secret, how: u8) -> Prepared {
+    let sk = secret_key(s);
+    let signer = SigningKey::new(&sk);
+    // DECLASSIFY: the verifying key is the public key and its Z_A.
+    declassify(signer.verifying_key());
+    let s = s.clone();
+    Prepared::new(
+        move || {
+            let mut rng = s.rng();
+            let sig = match how {
+                0 => signer.sign(&mut rng, MSG),
+                1 => signer.sign_hedged(&mut rng, MSG),
+                _ => signer.sign_deterministic(MSG),
+            };
+            sig.to_bytes().to_vec()
+        },
+        |s, out| {
+            let vk = VerifyingKey::new(clear_key(s).public_key());
+            let sig = sm2::Signature::from_bytes(out).map_err(|e| e.to_string())?;
+            ensure(vk.verify(MSG, &sig).is_ok(), "signature does not verify")
+        },
+    )
+}
+
+fn decrypt_with(s: &Secret, der: bool) -> Prepared {
+    let sk = secret_key(s);
+    let pk: PublicKey = *sk.public_key();
+    let ct = if der {
+        pk.encrypt_der(&mut public_rng(1), MSG)
+    } else {
+        pk.encrypt(&mut public_rng(1), MSG, Mode::C1C3C2)
+    }
+    .expect("encrypt");
+    Prepared::new(
+        move || {
+            let m = if der {
+                sk.decrypt_der(&ct)
+            } else {
+                sk.decrypt(&ct, Mode::C1C3C2)
+            };
+            m.expect("decrypts").to_vec()
+        },
+        |_, out| ensure(out == MSG, "wrong plaintext"),
+    )
+}
+
+fn encrypt(s: &Secret) -> Prepared {
+    let recipient = peer_key();
+    let pk: PublicKey = *recipient.public_key();
+    let s = s.clone();
+    Prepared::new(
+        move || {
+            let mut c = pk
+                .encrypt(&mut s.rng(), MSG, Mode::C1C3C2)
+                .expect("encrypt");
+            c.push(0);
+            c
+        },
+        move |_, out| {
+            let m = recipient.decrypt(&out[..out.len() - 1], Mode::C1C3C2);
+            ensure(m.is_ok_and(|m| m.as_slice() == MSG), "does not decrypt")
+        },
+    )
+}
+
+/// The initiator's side: static key and ephemeral secret; the responder is public.
+fn exchange_initiator(s: &Secret) -> Prepared {
+    let a = secret_key(s);
+    let b = peer_key();
+    let s = s.clone();
+    Prepared::new(
+        move || {
+            let alice = Initiator::new(&a, b"alice", b.public_key(), b"bob").expect("new");
+            let (alice, ra) = alice.start(&mut s.rng());
+            declassify(&ra); // DECLASSIFY: R_A is sent to the responder.
+            let bob = Responder::new(&b, b"bob", a.public_key(), b"alice").expect("new");
+            let (bob, rb, sb) = bob.respond(&mut public_rng(2), &ra, 16).expect("respond");
+            let (key_a, sa) = alice.finish(&rb, &sb, 16).expect("finish");
+            declassify(&sa); // DECLASSIFY: S_A is sent to the responder.
+            let key_b = bob.confirm(&sa).expect("confirm");
+            [&key_a[..], &key_b[..]].concat()
+        },
+        |_, out| ensure(out[..16] == out[16..], "keys differ"),
+    )
+}
+
+/// The responder's side: static key and ephemeral secret; the initiator is public.
+fn exchange_responder(s: &Secret) -> Prepared {
+    let b = secret_key(s);
+    let a = peer_key();
+    let s = s.clone();
+    Prepared::new(
+        move || {
+            let alice = Initiator::new(&a, b"alice", b.public_key(), b"bob").expect("new");
+            let (alice, ra) = alice.start(&mut public_rng(3));
+            let bob = Responder::new(&b, b"bob", a.public_key(), b"alice").expect("new");
+            let (bob, rb, sb) = bob.respond(&mut s.rng(), &ra, 16).expect("respond");
+            // DECLASSIFY: R_B and S_B are sent to the initiator.
+            declassify(&rb);
+            declassify(&sb);
+            let (key_a, sa) = alice.finish(&rb, &sb, 16).expect("finish");
+            let key_b = bob.confirm(&sa).expect("confirm");
+            [&key_a[..], &key_b[..]].concat()
+        },
+        |_, out| ensure(out[..16] == out[16..], "keys differ"),
+    )
+}
+
+pub(super) fn ops() -> Vec<Op> {
+    let op = |name, what, setup, dudect_default| Op {
+        name,
+        what,
+        setup,
+        dudect_default,
+    };
+    vec![
+        op(
+            "sm2.key.from_bytes",
+            "d; computes P = d·G",
+            key_from_bytes as fn(&Secret) -> Prepared,
+            true,
+        ),
+        op("sm2.key.generate", "RNG output", keygen, true),
+        op(
+            "sm2.key.pkcs8_der",
+            "d inside PKCS#8 DER",
+            parse_pkcs8_der,
+            true,
+        ),
+        op(
+            "sm2.key.sec1_der",
+            "d inside SEC1 DER",
+            parse_sec1_der,
+            true,
+        ),
+        op(
+            "sm2.key.pkcs8_pem",
+            "base64 body of PKCS#8 PEM",
+            parse_pkcs8_pem,
+            true,
+        ),
+        op(
+            "sm2.key.encrypted_pkcs8",
+            "password (PBKDF2-HMAC-SM3, SM4-CBC)",
+            parse_encrypted_pkcs8,
+            true,
+        ),
+        op("sm2.sign", "d, random nonce k", |s| sign_with(s, 0), true),
+        op(
+            "sm2.sign_hedged",
+            "d, hedged nonce",
+            |s| sign_with(s, 1),
+            true,
+        ),
+        op(
+            "sm2.sign_deterministic",
+            "d (RFC 6979 nonce)",
+            |s| sign_with(s, 2),
+            true,
+        ),
+        op(
+            "sm2.decrypt",
+            "d (C1C3C2)",
+            |s| decrypt_with(s, false),
+            true,
+        ),
+        op(
+            "sm2.decrypt_der",
+            "d (GM/T 0009 DER)",
+            |s| decrypt_with(s, true),
+            true,
+        ),
+        op("sm2.encrypt", "ephemeral k", encrypt, true),
+        op(
+            "sm2.exchange.initiator",
+            "d_A, r_A",
+            exchange_initiator,
+            true,
+        ),
+        op(
+            "sm2.exchange.responder",
+            "d_B, r_B",
+            exchange_responder,
+            true,
+        ),
+    ]
+}

@@ -1,0 +1,65 @@
+//! SM9 key decoders: master public keys (raw, DER, PEM), master keys and user keys (DER,
+//! PKCS#8 DER/PEM), password-encrypted PKCS#8 (DER and PEM).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use sm9::{
+    EncMasterKey, EncMasterPublicKey, EncUserKey, ExchangeUserKey, SignMasterKey,
+    SignMasterPublicKey, SignUserKey,
+};
+
+fuzz_target!(|data: &[u8]| {
+    let (sel, rest) = sm_fuzz::split1(data);
+    match sel % 4 {
+        0 => {
+            if let Ok(p) = SignMasterPublicKey::from_bytes(rest) {
+                assert_eq!(
+                    SignMasterPublicKey::from_bytes(&p.to_bytes()).expect("re-decode"),
+                    p
+                );
+            }
+            if let Ok(p) = EncMasterPublicKey::from_bytes(rest) {
+                assert_eq!(
+                    EncMasterPublicKey::from_bytes(&p.to_bytes()).expect("re-decode"),
+                    p
+                );
+            }
+            let _ = SignMasterPublicKey::from_der(rest);
+            let _ = EncMasterPublicKey::from_der(rest);
+        }
+        1 => {
+            if let Ok(k) = SignMasterKey::from_der(rest) {
+                let der = k.to_der().expect("encode");
+                assert_eq!(
+                    SignMasterKey::from_der(&der).expect("re-decode").to_bytes(),
+                    k.to_bytes()
+                );
+            }
+            let _ = EncMasterKey::from_der(rest);
+            let _ = SignMasterKey::from_pkcs8_der(rest);
+            let _ = EncMasterKey::from_pkcs8_der(rest);
+        }
+        2 => {
+            if let Ok(k) = SignUserKey::from_der(rest) {
+                let der = k.to_der().expect("encode");
+                assert_eq!(
+                    SignUserKey::from_der(&der).expect("re-decode").ds_bytes(),
+                    k.ds_bytes()
+                );
+            }
+            let _ = EncUserKey::from_der(rest);
+            let _ = ExchangeUserKey::from_der(rest);
+            let _ = SignUserKey::from_pkcs8_der(rest);
+            let _ = EncUserKey::from_pkcs8_der(rest);
+            let _ = SignUserKey::from_encrypted_pkcs8_der(rest, b"password");
+        }
+        _ => {
+            if let Ok(text) = std::str::from_utf8(rest) {
+                let _ = SignMasterPublicKey::from_pem(text);
+                let _ = EncMasterPublicKey::from_pem(text);
+                let _ = SignMasterKey::from_pkcs8_pem(text);
+                let _ = EncUserKey::from_pkcs8_pem(text);
+                let _ = SignUserKey::from_encrypted_pem(text, b"password");
+            }
+        }
+    }
+});

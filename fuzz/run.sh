@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds and runs the cargo-fuzz (libFuzzer + AddressSanitizer/LeakSanitizer) targets.
+#
+#   fuzz/run.sh [-t SECONDS_PER_TARGET] [-n RUNS_PER_TARGET] [-j JOBS] [TARGET...]
+#
+# Defaults: every target, 30 s each. `-n 10000000` runs ten million executions per target.
+# Needs a nightly toolchain (`-Zsanitizer`); installs cargo-fuzz from crates.io when missing and
+# seeds the corpora from the vector files (fuzz/seed.py) on first use. Prints the executions
+# per target and fails on any crash, panic, timeout, leak or out-of-memory.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+secs=30
+runs=0
+jobs=1
+while getopts "t:n:j:" opt; do
+    case $opt in
+        t) secs=$OPTARG ;;
+        n) runs=$OPTARG; secs=0 ;;
+        j) jobs=$OPTARG ;;
+        *) exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+
+if ! rustup toolchain list | grep -q '^nightly'; then
+    echo "fuzz/run.sh: a nightly toolchain is needed (rustup toolchain install nightly)" >&2
+    exit 1
+fi
+if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+    cargo install cargo-fuzz --locked
+fi
+[ -d corpus ] || python3 seed.py
+
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+
+# Not every target dir is the default: keep fuzz builds out of the main target dirs.
+unset CARGO_TARGET_DIR
+cargo +nightly fuzz build -O --debug-assertions
+
+mkdir -p logs
+status=0
+printf '%-22s %14s %10s  %s\n' target executions exec/s result
+for t in "${targets[@]}"; do
+    args=(-rss_limit_mb=4096 -timeout=20 -print_final_stats=1)
+    if [ "$runs" -gt 0 ]; then args+=(-runs="$runs"); else args+=(-max_total_time="$secs"); fi
+    if [ "$jobs" -gt 1 ]; then args+=(-jobs="$jobs" -workers="$jobs"); fi
+    log=logs/$t.log
+    if cargo +nightly fuzz run -O --debug-assertions "$t" "corpus/$t" -- "${args[@]}" >"$log" 2>&1; then
+        result=ok
+    else
+        result="FAILED (see fuzz/$log)"
+        status=1
+    fi
+    execs=$(grep -h 'stat::number_of_executed_units' "$log" fuzz-*.log 2>/dev/null | awk '{s += $2} END {print s + 0}')
+    rate=$(grep -h 'stat::average_exec_per_sec' "$log" fuzz-*.log 2>/dev/null | awk '{s += $2} END {print s + 0}')
+    rm -f fuzz-*.log
+    printf '%-22s %14s %10s  %s\n' "$t" "$execs" "$rate" "$result"
+done
+exit $status
