@@ -26,6 +26,7 @@ mod decompose;
 mod endo;
 mod gls;
 mod glv;
+mod multiples;
 mod tables;
 
 pub use tables::{Sm9P1Table, Sm9P2Table};

@@ -6,8 +6,8 @@
 //! `(α₀, …) = (1, 0, …)·B⁻¹` and `(k₀, …) = (k, 0, …) − Σ cⱼ·Bⱼ` (Galbraith–Lin–Scott,
 //! "Endomorphisms for faster elliptic curve cryptography on a large class of curves", §5;
 //! Bos–Costello–Longa, "Four-dimensional GLV", §3). The rounding uses precomputed
-//! `gⱼ = round(2^320·|αⱼ|)`: `cⱼ = ⌊(k·gⱼ + 2^319) / 2^320⌋`, off from `k·αⱼ` by at most
-//! `1/2 + 2^−64` since `k < 2^256`, so `|kᵢ| ≤ (1/2 + 2^−64)·Σⱼ |Bⱼᵢ|`.
+//! `gⱼ = round(2^319·|αⱼ|)` (below 2^256): `cⱼ = ⌊(k·gⱼ + 2^318) / 2^319⌋`, off from `k·αⱼ` by
+//! at most `1/2 + 2^−64` since `k < 2^256`, so `|kᵢ| ≤ (1/2 + 2^−64)·Σⱼ |Bⱼᵢ|`.
 //!
 //! Everything is fixed-size wrapping arithmetic on 256-bit two's-complement integers (the parts
 //! are small, so intermediate wrap-around cancels): no branch or index depends on `k`; branches
@@ -23,7 +23,7 @@ pub(crate) type U256 = [u64; 4];
 
 /// A lattice basis and the rounding constants of its decomposition.
 pub(crate) struct Lattice<const D: usize> {
-    /// `(|gⱼ|, gⱼ < 0)` with `gⱼ = round(2^320·αⱼ)`.
+    /// `(|gⱼ|, gⱼ < 0)` with `gⱼ = round(2^319·αⱼ)`.
     pub(crate) g: [(U256, bool); D],
     /// `basis[j][i] = (|Bⱼᵢ|, Bⱼᵢ < 0)`.
     pub(crate) basis: [[(u128, bool); D]; D],
@@ -44,18 +44,15 @@ const fn neg(v: u128) -> (u128, bool) {
 /// 2^127 in absolute value.
 pub(crate) const GLV: Lattice<2> = Lattice {
     g: [
-        // round(2^320·(2t + 1)/n)
-        (
-            [0x4b85_9af4_19e1_9310, 0x0db2_0a88_f17b_78d1, 0x1, 0x0],
-            false,
-        ),
-        // round(2^320·(6t² + 4t + 1)/n)
+        // round(2^319·(2t + 1)/n)
+        ([0xa5c2_cd7a_0cf0_c988, 0x86d9_0544_78bd_bc68, 0, 0], false),
+        // round(2^319·(6t² + 4t + 1)/n)
         (
             [
-                0x0cd1_6320_3cb2_bc92,
-                0x83b2_fd05_7ce9_7d7a,
-                0x2f68_4bda_10c4_1c31,
-                0x1,
+                0x0668_b190_1e59_5e49,
+                0xc1d9_7e82_be74_bebd,
+                0x97b4_25ed_0862_0e18,
+                0,
             ],
             false,
         ),
@@ -66,53 +63,54 @@ pub(crate) const GLV: Lattice<2> = Lattice {
     ],
 };
 
-/// The 4-dimensional GLS lattice of G2 for ψ = [p] = [6t²] (LLL-reduced, determinant −n):
-/// rows `(2t, t + 1, −t, t)`, `(−t, t, −t, −2t − 1)`, `(t + 1, t, t, −2t)`,
-/// `(2t + 1, −t, −t − 1, −t)`. Parts are below 2^65 in absolute value.
+/// The 4-dimensional GLS lattice of G2 for ψ = [p] = [6t²] (determinant −n): rows
+/// `(2t + 1, 0, 2t, 1)`, `(1, −2t − 1, −1, −2t)`, `(t, −t, t, 2t + 1)`, `(t, −2t, −2t − 1, t)`,
+/// an LLL-reduced basis rebalanced so that every column sum is at most 5t + 2: parts are below
+/// (1/2 + 2^−64)·(5t + 2) < 2^64 in absolute value.
 pub(crate) const GLS: Lattice<4> = Lattice {
     g: [
         (
             [
-                0xbfab_2ded_e6ed_506b,
-                0x820c_3662_fc2e_483d,
-                0xda13_5840_d328_1d93,
-                0x71c7_1c71_c6b2_fe2b,
+                0xff8a_bdc5_15c8_7a06,
+                0x8358_cbf7_bad0_0ba1,
+                0xf685_503b_4d80_488e,
+                0xaaaa_aaaa_aa0c_7d42,
             ],
             false,
         ),
         (
             [
-                0x72ed_bc8e_2103_96a3,
-                0x7ee6_2e24_005a_094e,
-                0x097b_a41a_e3ec_39c4,
-                0x71c7_1c71_c6b2_fe2d,
+                0xdfd5_96f6_f376_a836,
+                0xc106_1b31_7e17_241e,
+                0xed09_ac20_6994_0ec9,
+                0x38e3_8e38_e359_7f15,
             ],
             true,
         ),
         (
             [
-                0xbe73_5782_3ae5_29b3,
-                0x8c98_38ac_f1d5_821f,
-                0x097b_a41a_e3ec_39c5,
-                0x71c7_1c71_c6b2_fe2d,
+                0xc613_df7e_0546_aeb5,
+                0x43e5_b4e5_baa3_06fa,
+                0x71c7_7e2d_db8a_2bac,
+                0x71c7_1c71_c6b2_fe2c,
             ],
-            false,
+            true,
         ),
         (
             [
-                0x80f6_f61a_09be_79ee,
-                0xf80d_28df_879c_4ce6,
-                0x097b_a41a_e3ec_39c3,
-                0x71c7_1c71_c6b2_fe2d,
+                0x2051_1203_f855_e52d,
+                0xbd0c_afa1_41e5_4a92,
+                0x71c7_7e2d_db8a_2bab,
+                0x71c7_1c71_c6b2_fe2c,
             ],
             false,
         ),
     ],
     basis: [
-        [pos(2 * T), pos(T + 1), neg(T), pos(T)],
-        [neg(T), pos(T), neg(T), neg(2 * T + 1)],
-        [pos(T + 1), pos(T), pos(T), neg(2 * T)],
-        [pos(2 * T + 1), neg(T), neg(T + 1), neg(T)],
+        [pos(2 * T + 1), pos(0), pos(2 * T), pos(1)],
+        [pos(1), neg(2 * T + 1), neg(1), neg(2 * T)],
+        [pos(T), neg(T), pos(T), pos(2 * T + 1)],
+        [pos(T), neg(2 * T), neg(2 * T + 1), pos(T)],
     ],
 };
 
@@ -122,9 +120,9 @@ fn mac(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
     (t as u64, (t >> 64) as u64)
 }
 
-/// `⌊(a·b + 2^319) / 2^320⌋` (at most 192 bits for `a, b < 2^256`).
+/// `⌊(a·b + 2^318) / 2^319⌋` (at most 193 bits for `a, b < 2^256`).
 #[inline]
-fn mul_round_320(a: &U256, b: &U256) -> U256 {
+fn mul_round_319(a: &U256, b: &U256) -> U256 {
     let mut w = [0u64; 8];
     for i in 0..4 {
         let mut carry = 0;
@@ -135,15 +133,21 @@ fn mul_round_320(a: &U256, b: &U256) -> U256 {
         }
         w[i + 4] = carry;
     }
-    // + 2^319: bit 63 of limb 4.
-    let (s, mut c) = w[4].overflowing_add(1 << 63);
+    // + 2^318: bit 62 of limb 4.
+    let (s, mut c) = w[4].overflowing_add(1 << 62);
     w[4] = s;
     for limb in w.iter_mut().skip(5) {
         let (s, c2) = limb.overflowing_add(c as u64);
         *limb = s;
         c = c2;
     }
-    [w[5], w[6], w[7], 0]
+    // >> 319 = limbs 4.. shifted right by 63 bits.
+    [
+        (w[4] >> 63) | (w[5] << 1),
+        (w[5] >> 63) | (w[6] << 1),
+        (w[6] >> 63) | (w[7] << 1),
+        w[7] >> 63,
+    ]
 }
 
 /// Low 256 bits of `a·b` for a 128-bit `b`.
@@ -204,12 +208,12 @@ fn abs_sign(a: &U256) -> (U256, Choice) {
 }
 
 /// Splits `k < 2^256` into `D` parts `(|kᵢ|, kᵢ < 0)` with `k ≡ Σ kᵢ·μⁱ (mod n)`, in constant
-/// time. The parts' absolute values are below the lattice's bound (2^127 for [`GLV`], 2^65 for
+/// time. The parts' absolute values are below the lattice's bound (2^127 for [`GLV`], 2^64 for
 /// [`GLS`]); their upper limbs are zero.
 pub(crate) fn decompose<const D: usize>(k: &U256, lat: &Lattice<D>) -> ([U256; D], [Choice; D]) {
     let mut c = [[0u64; 4]; D];
     for (cj, (g, _)) in c.iter_mut().zip(lat.g.iter()) {
-        *cj = mul_round_320(k, g);
+        *cj = mul_round_319(k, g);
     }
     let mut parts = [[0u64; 4]; D];
     let mut signs = [Choice::from(0); D];
@@ -244,14 +248,20 @@ mod tests {
         assert_eq!(abs_sign(&[5, 0, 0, 0]).0, [5, 0, 0, 0]);
         assert_eq!(sub(&[0; 4], &[1, 0, 0, 0]), [u64::MAX; 4]);
         assert_eq!(add(&[u64::MAX; 4], &[1, 0, 0, 0]), [0; 4]);
-        // 2^255·3·2^64 = 1.5·2^320 rounds to 2; 2^255·2^64 = 0.5·2^320 rounds (half up) to 1;
-        // 2^255·(2^64 − 1) rounds to 0.
+        // 2^255·(2^64 + 2^63) = 1.5·2^319 rounds to 2; 2^255·2^63 = 0.5·2^319 rounds (half up) to 1;
+        // 2^255·(2^63 − 1) rounds to 0.
         let half = [0, 0, 0, 1 << 63];
-        assert_eq!(mul_round_320(&half, &[0, 3, 0, 0]), [2, 0, 0, 0]);
-        assert_eq!(mul_round_320(&half, &[0, 1, 0, 0]), [1, 0, 0, 0]);
-        assert_eq!(mul_round_320(&half, &[u64::MAX, 0, 0, 0]), [0, 0, 0, 0]);
-        // (2^256 − 1)·2^192 ≈ 2^128·2^320: the top limbs.
-        assert_eq!(mul_round_320(&[u64::MAX; 4], &[0, 0, 0, 1]), [0, 0, 1, 0]);
+        assert_eq!(mul_round_319(&half, &[1 << 63, 1, 0, 0]), [2, 0, 0, 0]);
+        assert_eq!(mul_round_319(&half, &[1 << 63, 0, 0, 0]), [1, 0, 0, 0]);
+        assert_eq!(
+            mul_round_319(&half, &[(1 << 63) - 1, 0, 0, 0]),
+            [0, 0, 0, 0]
+        );
+        // (2^256 − 1)·2^254 = 2^191·2^319 − 2^254 rounds to 2^191.
+        assert_eq!(
+            mul_round_319(&[u64::MAX; 4], &[0, 0, 0, 1 << 62]),
+            [0, 0, 1 << 63, 0]
+        );
         assert_eq!(
             mul_lo_128(&[u64::MAX, 0, 0, 0], u128::MAX),
             [1, u64::MAX, u64::MAX - 1, 0]

@@ -2,17 +2,18 @@
 //! EUROCRYPT 2009; four-dimensional for BN curves: Galbraith–Scott, "Exponentiation in
 //! pairing-friendly groups using homomorphisms", Pairing 2008, §4).
 //!
-//! `k·Q = k₀·Q + k₁·ψ(Q) + k₂·ψ²(Q) + k₃·ψ³(Q)` with `|kᵢ| < 2^65` from
+//! `k·Q = k₀·Q + k₁·ψ(Q) + k₂·ψ²(Q) + k₃·ψ³(Q)` with `|kᵢ| < 2^64` from
 //! [`decompose`](super::decompose).
 //!
-//! **Constant time** ([`Jacobian::mul_endo`]): one table `Q, 2Q, …, 16Q`, normalised to affine
-//! with one inversion so that every addition is a mixed one; the four parts are recoded into
-//! signed 5-bit Booth digits (14 windows cover 70 bits); per window 5 doublings and four mixed
-//! additions of `±ψⁱ(|d|·Q)` (whole-table `subtle` selection, ψⁱ applied to the selected entry,
-//! sign by conditional negation): 65 doublings and 56 additions instead of 255 and 52.
+//! **Constant time** ([`Jacobian::mul_endo`]): one table `Q, 2Q, …, 16Q` (co-Z chain, affine after
+//! one inversion: `multiples.rs`), so that every addition is a mixed one; the four parts are
+//! recoded into signed 5-bit Booth digits (13 windows cover 65 bits); per window 5 doublings and
+//! four mixed additions of `±ψⁱ(|d|·Q)` (masked whole-table selection, ψⁱ applied to the
+//! selected entry, sign by conditional negation): 60 doublings and 51 additions instead of 255
+//! and 52.
 //!
 //! **Exceptional cases.** As in `glv.rs`: before an addition in window `i ≥ 1` the accumulator
-//! minus the addend is `Σ xⱼ·ψʲ(Q)` with `|xⱼ| < 2^65/2^5 + 2^5 < 2^61`; the doubling case needs
+//! minus the addend is `Σ xⱼ·ψʲ(Q)` with `|xⱼ| < 2^64/2^5 + 2^5 < 2^60`; the doubling case needs
 //! `(xⱼ)` in the lattice of [`GLS`](super::decompose::GLS), whose nonzero vectors have a
 //! coordinate of at least 2^62 (checked in `src/sm9/tests.rs`). Only the four additions
 //! of window 0 use the complete formula. `Q` must lie in G2 (ψ = [6t²] holds only there): decode
@@ -27,12 +28,13 @@
 //! (checked in `src/sm9/tests.rs`), so its kernel is exactly G2. Cost: one 63-bit
 //! multiplication instead of a 256-bit one.
 
-use sm_field::{Backend, Fp, Sm9N};
+use sm_field::{Backend, Fp, Fp2, Sm9N};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use super::decompose::{decompose, GLS, T};
 use super::glv::straus_vartime;
+use super::multiples::{conditional_negate, multiples, select};
 use super::Sm9G2Curve;
 use crate::scalar_mul::{booth_digit, scalar_to_limbs, wnaf_vartime};
 use crate::{Affine, Jacobian};
@@ -40,10 +42,10 @@ use crate::{Affine, Jacobian};
 type G2<B> = Jacobian<Sm9G2Curve<B>>;
 type G2Affine<B> = Affine<Sm9G2Curve<B>>;
 
-/// Window width and windows (5 · 14 = 70 ≥ 66 bits: a part below 2^65 has Booth digits up to
-/// window 13 only).
+/// Window width and windows (5 · 13 = 65 bits: a part below 2^64 has Booth digits up to
+/// window 12 only).
 const W: u32 = 5;
-const WINDOWS: usize = 14;
+const WINDOWS: usize = 13;
 
 impl<B: Backend> Jacobian<Sm9G2Curve<B>> {
     /// `k·Q` in constant time by the 4-dimensional GLS method (see the [module docs](self)).
@@ -52,21 +54,16 @@ impl<B: Backend> Jacobian<Sm9G2Curve<B>> {
         let mut l = scalar_to_limbs(k);
         let (mut parts, signs) = decompose(&l, &GLS);
         l.zeroize();
-        let mut jac = [*self; 16]; // jac[j] = (j + 1)·Q
-        jac[1] = self.double();
-        for j in 2..16 {
-            jac[j] = jac[j - 1].add_assume_distinct(self);
-        }
-        let mut table = [G2Affine::<B>::IDENTITY; 16];
-        Jacobian::batch_to_affine(&jac, &mut table);
-        jac.zeroize();
-        let lookup = |abs: u8| {
-            let mut r = G2Affine::<B>::IDENTITY;
-            for (j, e) in table.iter().enumerate() {
-                r.conditional_assign(e, abs.ct_eq(&(j as u8 + 1)));
+        let mut table = [[0u64; 16]; 16];
+        for (raw, e) in table.iter_mut().zip(multiples(self).iter()) {
+            for (dst, v) in raw
+                .chunks_exact_mut(4)
+                .zip([e.x.c0, e.x.c1, e.y.c0, e.y.c1])
+            {
+                dst.copy_from_slice(&v.to_mont_limbs());
             }
-            r
-        };
+        }
+        let fp = |l: &[u64]| Fp::from_mont_limbs([l[0], l[1], l[2], l[3]]).unwrap_or(Fp::ZERO);
         let mut acc = G2::<B>::IDENTITY;
         for i in (0..WINDOWS).rev() {
             if i + 1 != WINDOWS {
@@ -76,16 +73,22 @@ impl<B: Backend> Jacobian<Sm9G2Curve<B>> {
             }
             for (part, (k_i, s_i)) in parts.iter().zip(signs.iter()).enumerate() {
                 let (abs, neg) = booth_digit(k_i, W, i);
-                let mut t = lookup(abs);
+                let raw = select(&table, abs);
+                let mut t = G2Affine::<B>::from_coordinates_unchecked(
+                    Fp2::new(fp(&raw[0..4]), fp(&raw[4..8])),
+                    Fp2::new(fp(&raw[8..12]), fp(&raw[12..16])),
+                );
+                t.infinity = abs.ct_eq(&0).unwrap_u8();
                 t = match part {
                     0 => t,
                     1 => t.psi(),
                     2 => t.psi2(),
                     _ => t.psi3(),
                 };
-                let ny = -t.y;
-                t.y.conditional_assign(&ny, neg ^ *s_i);
-                acc = if i == 0 {
+                conditional_negate(&mut t, neg ^ *s_i);
+                acc = if i + 1 == WINDOWS && part == 0 {
+                    Jacobian::from_affine(&t)
+                } else if i == 0 {
                     acc.add_affine(&t)
                 } else {
                     acc.add_affine_assume_distinct(&t)
@@ -94,6 +97,8 @@ impl<B: Backend> Jacobian<Sm9G2Curve<B>> {
         }
         parts.zeroize();
         table.zeroize();
+        // A table built from the identity holds zeros, not identities.
+        acc.conditional_assign(&G2::<B>::IDENTITY, self.is_identity());
         acc
     }
 
@@ -101,10 +106,10 @@ impl<B: Backend> Jacobian<Sm9G2Curve<B>> {
     /// `Q` must be in G2.
     pub fn mul_endo_vartime(&self, k: &Fp<Sm9N, B>) -> Self {
         let (parts, signs) = decompose(&scalar_to_limbs(k), &GLS);
-        let mut t0 = [*self; 8];
-        let q2 = self.double();
-        for j in 1..8 {
-            t0[j] = t0[j - 1].add_vartime(&q2);
+        let all = multiples(self);
+        let mut t0 = [G2Affine::<B>::IDENTITY; 8];
+        for (o, e) in t0.iter_mut().zip(all.iter().step_by(2)) {
+            *o = *e;
         }
         let mut tables = [t0; 4];
         for (i, (t, s)) in tables.iter_mut().zip(signs.iter()).enumerate() {

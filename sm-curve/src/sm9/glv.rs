@@ -2,11 +2,11 @@
 //!
 //! `k·P = k₁·P + k₂·φ(P)` with `|k₁|, |k₂| < 2^127` from [`decompose`](super::decompose).
 //!
-//! **Constant time** ([`Jacobian::mul_endo`]): one table `P, 2P, …, 16P` (Jacobian), both parts
-//! recoded into signed 5-bit Booth digits (26 windows cover 130 bits), per window 5 doublings
-//! and two additions of `±|d|·P` and `±|d|·φ(P)` (whole-table `subtle` selection, φ applied
-//! to the selected entry, sign by conditional negation). That is 130 doublings and 52 additions
-//! instead of 255 and 52.
+//! **Constant time** ([`Jacobian::mul_endo`]): one table `P, 2P, …, 16P` (co-Z chain, affine
+//! after one inversion: `multiples.rs`), both parts recoded into signed 5-bit Booth digits
+//! (26 windows cover 130 bits), per window 5 doublings and two mixed additions of `±|d|·P` and
+//! `±|d|·φ(P)` (masked whole-table selection, φ applied to the selected entry, sign by
+//! conditional negation). That is 125 doublings and 51 additions instead of 255 and 52.
 //!
 //! **Exceptional cases of the incomplete addition.** Before an addition in window `i` the
 //! accumulator is `x₁·P + x₂·φ(P)` and the addend `±d·P` or `±d·φ(P)`; the doubling case means
@@ -17,16 +17,17 @@
 //! 0 use the complete formula.
 //!
 //! **Variable time** ([`Jacobian::mul_endo_vartime`]): Straus interleaving of the width-5 NAFs of
-//! `|k₁|` and `|k₂|` (public scalars only).
+//! `|k₁|` and `|k₂|` over affine odd multiples (public scalars only).
 
 use sm_field::{Backend, Fp, Sm9N};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use super::decompose::{decompose, GLV};
+use super::multiples::{conditional_negate, multiples, select};
 use super::Sm9G1Curve;
 use crate::scalar_mul::{booth_digit, scalar_to_limbs, wnaf_vartime};
-use crate::Jacobian;
+use crate::{Affine, Jacobian};
 
 type G1<B> = Jacobian<Sm9G1Curve<B>>;
 
@@ -42,19 +43,11 @@ impl<B: Backend> Jacobian<Sm9G1Curve<B>> {
         let mut l = scalar_to_limbs(k);
         let (mut parts, signs) = decompose(&l, &GLV);
         l.zeroize();
-        let mut table = [*self; 16]; // table[j] = (j + 1)·P
-        table[1] = self.double();
-        for j in 2..16 {
-            // j·P ≠ P for 2 ≤ j ≤ 16 (P has order n or is the identity, which is handled).
-            table[j] = table[j - 1].add_assume_distinct(self);
+        let mut table = [[0u64; 8]; 16];
+        for (raw, e) in table.iter_mut().zip(multiples(self).iter()) {
+            raw[..4].copy_from_slice(&e.x.to_mont_limbs());
+            raw[4..].copy_from_slice(&e.y.to_mont_limbs());
         }
-        let lookup = |abs: u8| {
-            let mut r = G1::<B>::IDENTITY;
-            for (j, e) in table.iter().enumerate() {
-                r.conditional_assign(e, abs.ct_eq(&(j as u8 + 1)));
-            }
-            r
-        };
         let mut acc = G1::<B>::IDENTITY;
         for i in (0..WINDOWS).rev() {
             if i + 1 != WINDOWS {
@@ -64,31 +57,39 @@ impl<B: Backend> Jacobian<Sm9G1Curve<B>> {
             }
             for (part, (k_i, s_i)) in parts.iter().zip(signs.iter()).enumerate() {
                 let (abs, neg) = booth_digit(k_i, W, i);
-                let mut t = lookup(abs);
+                let raw = select(&table, abs);
+                let x = Fp::from_mont_limbs([raw[0], raw[1], raw[2], raw[3]]).unwrap_or(Fp::ZERO);
+                let y = Fp::from_mont_limbs([raw[4], raw[5], raw[6], raw[7]]).unwrap_or(Fp::ZERO);
+                let mut t = Affine::from_coordinates_unchecked(x, y);
+                t.infinity = abs.ct_eq(&0).unwrap_u8();
                 if part == 1 {
                     t = t.endomorphism();
                 }
-                t.conditional_negate(neg ^ *s_i);
-                acc = if i == 0 {
-                    acc.add(&t)
+                conditional_negate(&mut t, neg ^ *s_i);
+                acc = if i + 1 == WINDOWS && part == 0 {
+                    Jacobian::from_affine(&t)
+                } else if i == 0 {
+                    acc.add_affine(&t)
                 } else {
-                    acc.add_assume_distinct(&t)
+                    acc.add_affine_assume_distinct(&t)
                 };
             }
         }
         parts.zeroize();
         table.zeroize();
+        // A table built from the identity holds zeros, not identities.
+        acc.conditional_assign(&G1::<B>::IDENTITY, self.is_identity());
         acc
     }
 
     /// `k·P` by GLV with interleaved width-5 NAFs; time depends on `k` (public scalars only).
     pub fn mul_endo_vartime(&self, k: &Fp<Sm9N, B>) -> Self {
         let (parts, signs) = decompose(&scalar_to_limbs(k), &GLV);
-        // Odd multiples P, 3P, …, 15P and their images under φ.
-        let mut t1 = [*self; 8];
-        let p2 = self.double();
-        for j in 1..8 {
-            t1[j] = t1[j - 1].add_vartime(&p2);
+        // Odd multiples P, 3P, …, 15P (affine) and their images under φ.
+        let all = multiples(self);
+        let mut t1 = [Affine::IDENTITY; 8];
+        for (o, e) in t1.iter_mut().zip(all.iter().step_by(2)) {
+            *o = *e;
         }
         let mut t2 = t1;
         for e in t2.iter_mut() {
@@ -109,7 +110,7 @@ impl<B: Backend> Jacobian<Sm9G1Curve<B>> {
 
 /// `Σᵢ Σⱼ nafᵢ[j]·2^j·Tᵢ[0]` where `Tᵢ[m] = (2m + 1)·Tᵢ[0]` (public data only).
 pub(crate) fn straus_vartime<C: crate::CurveParams, const D: usize>(
-    tables: &[[Jacobian<C>; 8]; D],
+    tables: &[[Affine<C>; 8]; D],
     nafs: &[([i8; 258], usize); D],
 ) -> Jacobian<C> {
     let len = nafs.iter().map(|n| n.1).max().unwrap_or(0);
@@ -119,9 +120,9 @@ pub(crate) fn straus_vartime<C: crate::CurveParams, const D: usize>(
         for (t, (naf, _)) in tables.iter().zip(nafs.iter()) {
             let d = naf[i];
             if d > 0 {
-                acc = acc.add_vartime(&t[(d / 2) as usize]);
+                acc = acc.add_affine_vartime(&t[(d / 2) as usize]);
             } else if d < 0 {
-                acc = acc.add_vartime(&t[(-d / 2) as usize].neg());
+                acc = acc.add_affine_vartime(&t[(-d / 2) as usize].neg());
             }
         }
     }

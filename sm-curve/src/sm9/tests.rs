@@ -206,9 +206,9 @@ fn check_lattice<const D: usize>(lat: &Lattice<D>, mu: &BigUint, part_bits: u64,
     let dt = det(&b);
     assert_eq!(dt.abs(), BigInt::from(n.clone()));
     let adj = adjugate(&b);
-    // gⱼ = round(2^320·αⱼ), αⱼ = (B⁻¹)₀ⱼ = adj[0][j]/det.
+    // gⱼ = round(2^319·αⱼ), αⱼ = (B⁻¹)₀ⱼ = adj[0][j]/det.
     for (j, (g, g_neg)) in lat.g.iter().enumerate() {
-        let num = &adj[0][j] << 320u32;
+        let num = &adj[0][j] << 319u32;
         let (q, r) = (num.abs() / dt.abs(), num.abs() % dt.abs());
         let rounded = if r * 2 >= dt.abs() { q + 1 } else { q };
         assert_eq!(rounded, BigInt::from(big(g)), "g[{j}]");
@@ -270,7 +270,7 @@ fn glv_lattice_and_decomposition() {
 #[test]
 fn gls_lattice_and_decomposition() {
     let mu = BigUint::from(T) * BigUint::from(T) * 6u8;
-    check_lattice(&GLS, &mu, 65, 62);
+    check_lattice(&GLS, &mu, 64, 62);
 }
 
 /// Miller–Rabin with fixed bases (a test helper, not for adversarial inputs).
