@@ -304,8 +304,9 @@ fn encapsulate(s: &Secret) -> Prepared {
     )
 }
 
-/// One side's key secret (imported), the other side public; both ephemeral nonces of the
-/// secret side come from the secret seed.
+/// One side's key secret (imported), the other side public; the secret side's nonce comes
+/// from the secret seed. Setup runs the protocol once (same seeds, same messages) so the timed
+/// part holds only the secret side's own steps.
 fn exchange(s: &Secret, initiator_secret: bool) -> Prepared {
     let (de, master) = imported_de(s, if initiator_secret { b"Alice" } else { b"Bob" }, true);
     let kgc = EncMasterKey::from_bytes(&public_copy(s)).expect("valid");
@@ -314,43 +315,64 @@ fn exchange(s: &Secret, initiator_secret: bool) -> Prepared {
         .expect("extract")
         .prepare();
     let prepared = master.prepare();
+    let mine = ExchangeUserKey::from_parts(&de, &master)
+        .expect("import")
+        .prepare();
     let s = s.clone();
-    Prepared::new(
-        move || {
-            let mine = ExchangeUserKey::from_parts(&de, &master)
-                .expect("import")
-                .prepare();
-            let (ka, kb) = if initiator_secret {
-                (&mine, &other)
-            } else {
-                (&other, &mine)
-            };
-            let mut secret_rng = s.rng();
-            let mut public = public_rng(6);
-            let (mut rng_a, mut rng_b): (
-                &mut dyn rand_core::CryptoRngCore,
-                &mut dyn rand_core::CryptoRngCore,
-            ) = if initiator_secret {
-                (&mut secret_rng, &mut public)
-            } else {
-                (&mut public, &mut secret_rng)
-            };
-            let (alice, ra) =
-                sm9::Initiator::start(ka, &prepared, b"Alice", b"Bob", &mut rng_a).expect("start");
-            declassify(&ra); // DECLASSIFY: R_A is sent (no-op when the initiator is public).
-            let (bob, rb, sb) =
-                sm9::Responder::respond(kb, &prepared, b"Bob", b"Alice", &ra, &mut rng_b)
-                    .expect("respond");
-            // DECLASSIFY: R_B and S_B are sent.
-            declassify(&rb);
-            declassify(&sb);
-            let (key_a, sa) = alice.finish(&rb, Some(&sb), 16).expect("finish");
-            declassify(&sa); // DECLASSIFY: S_A is sent.
-            let key_b = bob.confirm(&sa, 16).expect("confirm");
-            [&key_a[..], &key_b[..]].concat()
-        },
-        |_, out| ensure(out[..16] == out[16..], "keys differ"),
-    )
+    let prepared2 = master.prepare();
+    if initiator_secret {
+        let (alice, ra) =
+            sm9::Initiator::start(&mine, &prepared, b"Alice", b"Bob", &mut s.rng()).expect("start");
+        declassify(&ra); // DECLASSIFY: R_A is sent.
+        let (bob, rb, sb) = sm9::Responder::respond(
+            &other,
+            &prepared2,
+            b"Bob",
+            b"Alice",
+            &ra,
+            &mut public_rng(6),
+        )
+        .expect("respond");
+        let (_, sa) = alice.finish(&rb, Some(&sb), 16).expect("finish");
+        declassify(&sa); // DECLASSIFY: S_A is sent.
+        let key_b = bob.confirm(&sa, 16).expect("confirm").to_vec();
+        Prepared::new(
+            move || {
+                let (alice, ra) =
+                    sm9::Initiator::start(&mine, &prepared, b"Alice", b"Bob", &mut s.rng())
+                        .expect("start");
+                declassify(&ra); // DECLASSIFY: R_A is sent.
+                let (key_a, sa) = alice.finish(&rb, Some(&sb), 16).expect("finish");
+                declassify(&sa); // DECLASSIFY: S_A is sent.
+                key_a.to_vec()
+            },
+            move |_, out| ensure(out == key_b, "keys differ"),
+        )
+    } else {
+        let (alice, ra) =
+            sm9::Initiator::start(&other, &prepared, b"Alice", b"Bob", &mut public_rng(6))
+                .expect("start");
+        let (_, rb, sb) =
+            sm9::Responder::respond(&mine, &prepared2, b"Bob", b"Alice", &ra, &mut s.rng())
+                .expect("respond");
+        // DECLASSIFY: R_B and S_B are sent.
+        declassify(&rb);
+        declassify(&sb);
+        let (key_a, sa) = alice.finish(&rb, Some(&sb), 16).expect("finish");
+        let key_a = key_a.to_vec();
+        Prepared::new(
+            move || {
+                let (bob, rb, sb) =
+                    sm9::Responder::respond(&mine, &prepared2, b"Bob", b"Alice", &ra, &mut s.rng())
+                        .expect("respond");
+                // DECLASSIFY: R_B and S_B are sent.
+                declassify(&rb);
+                declassify(&sb);
+                bob.confirm(&sa, 16).expect("confirm").to_vec()
+            },
+            move |_, out| ensure(out == key_a, "keys differ"),
+        )
+    }
 }
 
 pub(super) fn ops() -> Vec<Op> {
