@@ -1,10 +1,14 @@
 //! Minimal affine point types at the pairing interface.
 //!
 //! `sm-curve` owns the full point arithmetic; these structs carry just the affine coordinates
-//! (and an identity flag) that the pairing consumes, so this crate does not depend on it.
+//! (and an identity flag) that the pairing consumes. `From` conversions to and from
+//! `sm_curve::Affine<Sm9G1Curve<B>>` / `Affine<Sm9G2Curve<B>>` are at the end of this file
+//! (unchecked in both directions: they copy coordinates and the identity flag).
 
+use sm_curve::sm9::{Sm9G1Curve, Sm9G2Curve};
+use sm_curve::Affine;
 use sm_field::{Backend, DefaultBackend, Fp, Fp2, Sm9P};
-use subtle::{Choice, ConstantTimeEq};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
 /// A point of G1 = E(GF(p)), E: y² = x³ + 5, in affine coordinates.
 #[derive(Clone, Copy, Debug)]
@@ -147,5 +151,74 @@ impl<B: Backend> G2Affine<B> {
             y.unwrap_or(Default::default()),
         );
         bool::from(ok & p.is_on_curve()).then_some(p)
+    }
+}
+
+impl<B: Backend> From<Affine<Sm9G1Curve<B>>> for G1Affine<B> {
+    fn from(p: Affine<Sm9G1Curve<B>>) -> Self {
+        Self {
+            x: p.x(),
+            y: p.y(),
+            infinity: bool::from(p.is_identity()),
+        }
+    }
+}
+
+impl<B: Backend> From<G1Affine<B>> for Affine<Sm9G1Curve<B>> {
+    fn from(p: G1Affine<B>) -> Self {
+        let q = Affine::from_coordinates_unchecked(p.x, p.y);
+        Affine::conditional_select(&q, &Affine::IDENTITY, Choice::from(p.infinity as u8))
+    }
+}
+
+impl<B: Backend> From<Affine<Sm9G2Curve<B>>> for G2Affine<B> {
+    fn from(p: Affine<Sm9G2Curve<B>>) -> Self {
+        Self {
+            x: p.x(),
+            y: p.y(),
+            infinity: bool::from(p.is_identity()),
+        }
+    }
+}
+
+impl<B: Backend> From<G2Affine<B>> for Affine<Sm9G2Curve<B>> {
+    fn from(p: G2Affine<B>) -> Self {
+        let q = Affine::from_coordinates_unchecked(p.x, p.y);
+        Affine::conditional_select(&q, &Affine::IDENTITY, Choice::from(p.infinity as u8))
+    }
+}
+
+#[cfg(test)]
+mod conversion_tests {
+    use super::*;
+    use sm_curve::{CurveParams, Jacobian};
+    use sm_field::U64;
+
+    #[test]
+    fn round_trips_with_sm_curve() {
+        let k = Fp::<sm_field::Sm9N, U64>::from_u64(0x1234_5678);
+        let p = Sm9G1Curve::<U64>::mul_generator(&k).to_affine();
+        let q = Sm9G2Curve::<U64>::mul_generator(&k).to_affine();
+        let (pp, qq): (G1Affine<U64>, G2Affine<U64>) = (p.into(), q.into());
+        assert!(bool::from(pp.is_on_curve() & qq.is_on_curve()));
+        assert!(!pp.infinity && !qq.infinity);
+        assert_eq!(Affine::from(pp), p);
+        assert_eq!(Affine::from(qq), q);
+        assert_eq!(
+            G1Affine::<U64>::from(Affine::GENERATOR).x,
+            G1Affine::<U64>::GENERATOR.x
+        );
+        assert_eq!(
+            G2Affine::<U64>::from(Affine::GENERATOR).y,
+            G2Affine::<U64>::GENERATOR.y
+        );
+        let id1: G1Affine<U64> = Jacobian::<Sm9G1Curve<U64>>::IDENTITY.to_affine().into();
+        let id2: G2Affine<U64> = Jacobian::<Sm9G2Curve<U64>>::IDENTITY.to_affine().into();
+        assert!(id1.infinity && id2.infinity);
+        assert!(bool::from(Affine::from(id1).is_identity()));
+        assert!(bool::from(Affine::from(id2).is_identity()));
+        assert!(bool::from(
+            Affine::<Sm9G1Curve<U64>>::from(G1Affine::identity()).is_identity()
+        ));
     }
 }

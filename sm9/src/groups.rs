@@ -1,6 +1,7 @@
 //! The groups G1, G2, GT as this crate uses them: type aliases over `sm-curve` / `sm-pairing`,
 //! the GM/T 0044 point encodings (`04 ‖ x ‖ y`, GF(p²) u-coefficient first) with on-curve and
-//! subgroup checks, conversions to the pairing's point types, and the generator tables.
+//! subgroup checks (G2: sm-curve's ψ-based test), conversions to the pairing's point types, and
+//! fixed-base multiplication by the generators (sm-curve's build-time comb tables).
 
 use sm_curve::sm9::{Sm9G1Curve, Sm9G2Curve};
 use sm_curve::{Affine, CurveParams, Jacobian};
@@ -84,29 +85,20 @@ pub(crate) fn g2_from_bytes(bytes: &[u8]) -> Result<G2Affine> {
     Ok(q)
 }
 
-/// `n·Q = O` (public points only).
+/// `Q ∈ G2` by sm-curve's endomorphism test (ψ-based, one 63-bit multiplication, constant
+/// time).
 pub(crate) fn g2_in_subgroup(q: &G2Affine) -> Choice {
-    q.to_jacobian()
-        .mul_limbs_vartime(&Sm9G2Curve::<sm_field::DefaultBackend>::ORDER)
-        .is_identity()
+    q.is_in_subgroup()
 }
 
 /// The pairing's view of a G1 point.
 pub(crate) fn g1_for_pairing(p: &G1Affine) -> sm_pairing::G1Affine {
-    sm_pairing::G1Affine {
-        x: p.x(),
-        y: p.y(),
-        infinity: bool::from(p.is_identity()),
-    }
+    (*p).into()
 }
 
 /// The pairing's view of a G2 point.
 pub(crate) fn g2_for_pairing(q: &G2Affine) -> sm_pairing::G2Affine {
-    sm_pairing::G2Affine {
-        x: q.x(),
-        y: q.y(),
-        infinity: bool::from(q.is_identity()),
-    }
+    (*q).into()
 }
 
 /// `e(P, Q)`.
@@ -114,38 +106,14 @@ pub(crate) fn pairing(p: &G1Affine, q: &G2Affine) -> Gt {
     sm_pairing::pairing(&g1_for_pairing(p), &g2_for_pairing(q))
 }
 
-#[cfg(feature = "std")]
-mod tables {
-    use super::*;
-    use sm_curve::PrecomputedTable;
-    use std::sync::OnceLock;
-
-    /// Fixed-base comb tables of P1 and P2 (public data, built on first use).
-    pub(crate) fn p1_table() -> &'static PrecomputedTable<Sm9G1Curve> {
-        static T: OnceLock<PrecomputedTable<Sm9G1Curve>> = OnceLock::new();
-        T.get_or_init(|| PrecomputedTable::new(&G1Affine::GENERATOR))
-    }
-
-    pub(crate) fn p2_table() -> &'static PrecomputedTable<Sm9G2Curve> {
-        static T: OnceLock<PrecomputedTable<Sm9G2Curve>> = OnceLock::new();
-        T.get_or_init(|| PrecomputedTable::new(&G2Affine::GENERATOR))
-    }
-}
-
-/// `k·P1` for a secret `k` (constant time).
+/// `k·P1` for a secret `k` (constant time; sm-curve's build-time comb table of P1).
 pub(crate) fn mul_p1(k: &Scalar) -> G1Jacobian {
-    #[cfg(feature = "std")]
-    return sm_curve::CombTable::mul(tables::p1_table(), k);
-    #[cfg(not(feature = "std"))]
-    return Sm9G1Curve::mul_generator(k);
+    Sm9G1Curve::mul_generator(k)
 }
 
 /// `k·P1` for a public `k`.
 pub(crate) fn mul_p1_vartime(k: &Scalar) -> G1Jacobian {
-    #[cfg(feature = "std")]
-    return sm_curve::CombTable::mul_vartime(tables::p1_table(), k);
-    #[cfg(not(feature = "std"))]
-    return Sm9G1Curve::mul_generator_vartime(k);
+    Sm9G1Curve::mul_generator_vartime(k)
 }
 
 /// The Miller-loop lines of P2 (public; built once with `std`, per call without).
@@ -161,12 +129,9 @@ pub(crate) fn with_p2_prepared<R>(f: impl FnOnce(&G2Prepared) -> R) -> R {
     }
 }
 
-/// `k·P2` for a secret `k` (constant time).
+/// `k·P2` for a secret `k` (constant time; sm-curve's build-time comb table of P2).
 pub(crate) fn mul_p2(k: &Scalar) -> G2Jacobian {
-    #[cfg(feature = "std")]
-    return sm_curve::CombTable::mul(tables::p2_table(), k);
-    #[cfg(not(feature = "std"))]
-    return Sm9G2Curve::mul_generator(k);
+    Sm9G2Curve::mul_generator(k)
 }
 
 /// The generators P1 and P2.

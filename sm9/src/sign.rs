@@ -179,7 +179,7 @@ impl<'a> Signer<'a> {
         }
         // A6: S = [l]dsA (constant time in l and dsA).
         let s = match self.key {
-            KeyRef::Plain(k) => G1Jacobian::from(k.ds).mul(&l),
+            KeyRef::Plain(k) => G1Jacobian::from(k.ds).mul_endo(&l),
             KeyRef::Prepared(k) => k.mul_ds(&l),
         }
         .to_affine();
@@ -295,7 +295,7 @@ pub(crate) fn verify_with_h1(
 ) -> Result<()> {
     let s = G1Jacobian::from(signature.s);
     let pts = [
-        s.mul_vartime(h1),
+        s.mul_endo_vartime(h1),
         s.add_vartime(&mul_p1_vartime(&signature.h)),
     ];
     let mut aff = [G1Affine::IDENTITY; 2];
