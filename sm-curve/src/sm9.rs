@@ -1,13 +1,13 @@
 //! The SM9 groups (GM/T 0044.5 §A.1 / GB/T 38635.2): G1 = E(GF(p)), E: y² = x³ + 5, and
-//! G2 ⊂ E'(GF(p²)), E': y² = x³ + 5u (sextic M-type twist over Fp2 = Fp[u]/(u² + 2)), both of
+//! G2 ⊂ E'(GF(p²)), E': y² = x³ + 5u (sextic M-type twist over `Fp2 = Fp[u]/(u² + 2)`), both of
 //! prime order n; p and n are the BN polynomials at t = 0x600000000058F98A.
 //!
 //! * Curves: [`Sm9G1Curve`], [`Sm9G2Curve`] ([`CurveParams`]: generators P1, P2; SEC1 / GM/T
-//!   encodings through [`Affine::to_sec1`](crate::Affine::to_sec1) and
+//!   encodings through [`Affine::to_sec1_vec`](crate::Affine::to_sec1_vec) and
 //!   [`Affine::from_sec1`](crate::Affine::from_sec1); for G2 the GF(p²) coordinates are written
 //!   u-coefficient first, and [`g2_from_sec1`] adds the subgroup check).
-//! * Endomorphisms: φ on G1 (`Affine`/`Jacobian::endomorphism`, = [λ]) and ψ, ψ², ψ³ on G2
-//!   (`psi`, `psi2`, `psi3`, = [p] = [6t²]) — see `sm9/endo.rs`.
+//! * Endomorphisms: φ on G1 (`Affine`/`Jacobian::endomorphism`, `= [λ]`) and ψ, ψ², ψ³ on G2
+//!   (`psi`, `psi2`, `psi3`, `= [p] = [6t²]`) — see `sm9/endo.rs`.
 //! * Variable-base scalar multiplication, constant time: `Jacobian::mul_endo` (GLV on G1,
 //!   4-dimensional GLS on G2); public scalars: `Jacobian::mul_endo_vartime`.
 //! * Fixed base: [`CurveParams::mul_generator`] (constant time) and

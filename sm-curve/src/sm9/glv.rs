@@ -37,14 +37,16 @@ const W: u32 = 5;
 const WINDOWS: usize = 26;
 
 impl<B: Backend> Jacobian<Sm9G1Curve<B>> {
-    /// `k·P` in constant time by the GLV method (see the [module docs](self)). `P` must be in
-    /// G1 (every point of E(GF(p)) is: the cofactor is 1).
+    /// `k·P` in constant time by the GLV method: `k = k₁ + k₂·λ` with `|kᵢ| < 2^127`, signed
+    /// 5-bit windows, φ applied to table entries (125 doublings, 51 mixed additions). `P` must
+    /// be in G1 (every point of E(GF(p)) is: the cofactor is 1).
     pub fn mul_endo(&self, k: &Fp<Sm9N, B>) -> Self {
         let mut l = scalar_to_limbs(k);
         let (mut parts, signs) = decompose(&l, &GLV);
         l.zeroize();
+        let mut mults = multiples(self);
         let mut table = [[0u64; 8]; 16];
-        for (raw, e) in table.iter_mut().zip(multiples(self).iter()) {
+        for (raw, e) in table.iter_mut().zip(mults.iter()) {
             raw[..4].copy_from_slice(&e.x.to_mont_limbs());
             raw[4..].copy_from_slice(&e.y.to_mont_limbs());
         }
@@ -77,6 +79,7 @@ impl<B: Backend> Jacobian<Sm9G1Curve<B>> {
         }
         parts.zeroize();
         table.zeroize();
+        mults.zeroize();
         // A table built from the identity holds zeros, not identities.
         acc.conditional_assign(&G1::<B>::IDENTITY, self.is_identity());
         acc

@@ -16,11 +16,13 @@
 
 use sm_field::Field;
 use subtle::ConditionallySelectable;
+use zeroize::Zeroize;
 
 use crate::comb::eq_mask;
 use crate::{AKind, Affine, CurveParams, Jacobian};
 
-/// `[Q, 2Q, …, 16Q]` in affine coordinates (see the module docs); constant time.
+/// `[Q, 2Q, …, 16Q]` in affine coordinates (see the module docs); constant time. The caller
+/// zeroizes the result when Q is secret.
 pub(crate) fn multiples<C: CurveParams>(q: &Jacobian<C>) -> [Affine<C>; 16] {
     debug_assert!(C::A_KIND == AKind::Zero, "dbl-2009-l needs a = 0");
     let (x1, y1, z1) = q.raw_coordinates();
@@ -71,6 +73,13 @@ pub(crate) fn multiples<C: CurveParams>(q: &Jacobian<C>) -> [Affine<C>; 16] {
         out[j] = norm(t[j], &zinv);
         zinv *= h[j];
     }
+    // The base point may be secret (a user's signing key).
+    for (x, y, z) in t.iter_mut() {
+        x.zeroize();
+        y.zeroize();
+        z.zeroize();
+    }
+    h.zeroize();
     out
 }
 

@@ -67,7 +67,7 @@ const P2_W: u32 = 7;
 const P2_ROWS: usize = 37;
 
 impl Sm9P2Table {
-    /// `k·P2` in constant time (37 mixed additions; see the module docs).
+    /// `k·P2` in constant time (a signed 7-bit comb: 37 mixed additions, no doublings).
     pub fn mul<B: Backend>(&self, k: &Fp<Sm9N, B>) -> Jacobian<Sm9G2Curve<B>> {
         let mut l = scalar_to_limbs(k);
         let mut acc = Jacobian::<Sm9G2Curve<B>>::IDENTITY;
