@@ -55,8 +55,11 @@ for t in "${targets[@]}"; do
         result="FAILED (see fuzz/$log)"
         status=1
     fi
-    execs=$(grep -h 'stat::number_of_executed_units' "$log" fuzz-*.log 2>/dev/null | awk '{s += $2} END {print s + 0}')
-    rate=$(grep -h 'stat::average_exec_per_sec' "$log" fuzz-*.log 2>/dev/null | awk '{s += $2} END {print s + 0}')
+    extra=$(ls fuzz-*.log 2>/dev/null || true)
+    # shellcheck disable=SC2086
+    execs=$(awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}' "$log" $extra)
+    # shellcheck disable=SC2086
+    rate=$(awk '/stat::average_exec_per_sec/ {s += $2} END {print s + 0}' "$log" $extra)
     rm -f fuzz-*.log
     printf '%-22s %14s %10s  %s\n' "$t" "$execs" "$rate" "$result"
 done
