@@ -80,14 +80,19 @@ pub(crate) fn eq_mask(a: u64, b: u64) -> u64 {
 /// masked; the loop vectorises); all-zero limbs when `abs = 0`.
 #[inline(always)]
 pub(crate) fn select_raw<const L: usize>(row: &[[u64; L]; COMB_ENTRIES], abs: u8) -> [u64; L] {
-    let abs = core::hint::black_box(abs as u64);
+    let abs = abs as u64;
+    let mut masks = [0u64; COMB_ENTRIES];
+    for (j, m) in masks.iter_mut().enumerate() {
+        *m = eq_mask(j as u64 + 1, abs);
+    }
+    // The masks go through `black_box` (once per row, as an array): with the masks visible, LLVM
+    // recognised `eq_mask` as `(j + 1 == abs) ? !0 : 0` and compiled the masked OR into a branch
+    // that loads only the matching entry (a secret-dependent branch and memory access, found by
+    // `cargo xtask ct` under valgrind). Opaque masks leave only the branch-free AND/OR, which
+    // vectorises over the entry's limbs.
+    let masks = core::hint::black_box(masks);
     let mut out = [0u64; L];
-    for (j, e) in row.iter().enumerate() {
-        // The mask goes through `black_box`: with `abs` alone hidden, LLVM still recognised
-        // `eq_mask` as `(j + 1 == abs) ? !0 : 0` and compiled the masked OR into a branch that
-        // loads only the matching entry (a secret-dependent branch and memory access, found by
-        // `cargo xtask ct` under valgrind).
-        let mask = core::hint::black_box(eq_mask(j as u64 + 1, abs));
+    for (e, &mask) in row.iter().zip(masks.iter()) {
         for (o, v) in out.iter_mut().zip(e.iter()) {
             *o |= v & mask;
         }

@@ -220,7 +220,7 @@ impl<C: CurveParams> Jacobian<C> {
 
     /// EFD madd-2007-bl (`other` affine, not the identity). Same contract as `add_core`.
     #[inline(always)]
-    fn add_affine_core(&self, ox: &C::Base, oy: &C::Base) -> (Self, Choice) {
+    pub(crate) fn add_affine_core(&self, ox: &C::Base, oy: &C::Base) -> (Self, Choice) {
         let z1z1 = self.z.square();
         let u2 = *ox * z1z1;
         let s2 = *oy * self.z * z1z1;

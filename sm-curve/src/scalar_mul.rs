@@ -37,7 +37,7 @@ pub fn scalar_to_limbs<S: Field>(s: &S) -> [u64; 4] {
 
 /// `count ≤ 57` bits of `k` starting at bit `start` (bits above 255 read as zero).
 #[inline(always)]
-fn bits(k: &[u64; 4], start: usize, count: u32) -> u64 {
+pub(crate) fn bits(k: &[u64; 4], start: usize, count: u32) -> u64 {
     let limb = start / 64;
     let shift = start % 64;
     let lo = if limb < 4 { k[limb] >> shift } else { 0 };
