@@ -119,7 +119,7 @@ fn main() {{
         cur = side("cur", &uses_cur),
     );
     let manifest = format!(
-        "[package]\nname = \"xtask-against\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n[dependencies]\n{deps}\n[profile.release]\nlto = \"thin\"\ncodegen-units = 1\n"
+        "[package]\nname = \"xtask-against\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n[dependencies]\n{deps}# What the bench code itself uses.\nrand_core = \"0.6\"\nrand_chacha = \"0.3\"\n\n[profile.release]\nlto = \"thin\"\ncodegen-units = 1\n"
     );
     std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
