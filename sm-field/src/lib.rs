@@ -81,21 +81,21 @@ pub type DefaultBackend = backend::asm::Asm;
 pub type DefaultBackend = U64;
 
 #[cfg(all(
-    not(sm_backend),
+    not(any(sm_backend = "u32", sm_backend = "u64", sm_backend = "asm")),
     feature = "asm",
     any(target_arch = "x86_64", target_arch = "aarch64")
 ))]
 /// The backend used when none is named: `asm` (feature priority asm > u64 > u32).
 pub type DefaultBackend = backend::asm::Asm;
 #[cfg(all(
-    not(sm_backend),
+    not(any(sm_backend = "u32", sm_backend = "u64", sm_backend = "asm")),
     not(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64"))),
     any(feature = "u64", feature = "asm", not(feature = "u32"))
 ))]
 /// The backend used when none is named: `u64`.
 pub type DefaultBackend = U64;
 #[cfg(all(
-    not(sm_backend),
+    not(any(sm_backend = "u32", sm_backend = "u64", sm_backend = "asm")),
     feature = "u32",
     not(feature = "u64"),
     not(feature = "asm")

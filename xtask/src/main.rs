@@ -13,8 +13,8 @@
 
 mod bench;
 mod check;
-mod ct;
 mod cross;
+mod ct;
 mod sysinfo;
 mod test_cmd;
 

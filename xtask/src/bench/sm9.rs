@@ -213,9 +213,16 @@ fn batch(
 ) {
     const N: usize = 1000;
     let mut r = rng();
-    let ids: Vec<Vec<u8>> = (0..10).map(|i| format!("signer-{i}").into_bytes()).collect();
-    let keys: Vec<_> = ids.iter().map(|id| kgc.extract(id).expect("extract")).collect();
-    let msgs: Vec<Vec<u8>> = (0..N).map(|i| format!("message {i}").into_bytes()).collect();
+    let ids: Vec<Vec<u8>> = (0..10)
+        .map(|i| format!("signer-{i}").into_bytes())
+        .collect();
+    let keys: Vec<_> = ids
+        .iter()
+        .map(|id| kgc.extract(id).expect("extract"))
+        .collect();
+    let msgs: Vec<Vec<u8>> = (0..N)
+        .map(|i| format!("message {i}").into_bytes())
+        .collect();
     let sigs: Vec<sm9::Signature> = (0..N)
         .map(|i| sm9::sign(&keys[i % 10], master, &msgs[i], &mut r).expect("sign"))
         .collect();
@@ -239,12 +246,19 @@ fn batch(
                 signature: &sigs[i],
             })
             .collect();
-        sm9::verify_batch(&items).as_slice().iter().filter(|&&ok| ok).count()
+        sm9::verify_batch(&items)
+            .as_slice()
+            .iter()
+            .filter(|&&ok| ok)
+            .count()
     };
     let op = "verify 1000 signatures (10 signers)";
     let output = |n: usize| (n as u32).to_be_bytes().to_vec();
     for (variant, f) in [
-        (format!("{v} one by one"), Box::new(one_by_one) as Box<dyn Fn() -> usize>),
+        (
+            format!("{v} one by one"),
+            Box::new(one_by_one) as Box<dyn Fn() -> usize>,
+        ),
         (format!("{v} verify_batch"), Box::new(batched)),
     ] {
         out.push(Case {
