@@ -9,13 +9,10 @@
 //! tests create `target/peers-venv` and install the pinned peers there, as sm9's tests do.
 //! gmalg is slow (≈ 4 signatures/s), so each gmalg test does a handful of operations.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command as StdCommand, Output, Stdio};
-use std::sync::OnceLock;
 
 use assert_cmd::Command;
-
-const PEERS: &[&str] = &["gmalg==1.1.2", "gmssl-pyx==2.1.0"];
 
 fn smtool() -> Command {
     Command::cargo_bin("smtool").unwrap()
@@ -111,59 +108,7 @@ fn openssl_output(args: &[&str]) -> Output {
         .expect("openssl on PATH")
 }
 
-fn python() -> &'static Path {
-    static PY: OnceLock<PathBuf> = OnceLock::new();
-    PY.get_or_init(|| {
-        if let Some(p) = std::env::var_os("SM_PEERS_PYTHON") {
-            return PathBuf::from(p);
-        }
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .unwrap()
-            .to_path_buf();
-        let venv = root.join("target").join("peers-venv");
-        let py = venv.join("bin").join("python");
-        let stamp = venv.join(".installed");
-        let want = PEERS.join(" ");
-        if std::fs::read_to_string(&stamp).ok().as_deref() != Some(want.as_str()) {
-            let ok = StdCommand::new("python3")
-                .args(["-m", "venv"])
-                .arg(&venv)
-                .status()
-                .unwrap();
-            assert!(ok.success(), "python3 -m venv failed");
-            let ok = StdCommand::new(&py)
-                .args(["-m", "pip", "install", "--quiet"])
-                .args(PEERS)
-                .status()
-                .unwrap();
-            assert!(ok.success(), "pip install of the SM9 peers failed");
-            std::fs::write(&stamp, want).unwrap();
-        }
-        py
-    })
-}
-
-/// Runs a Python script with arguments; returns its stdout lines.
-fn py(script: &str, args: &[&str]) -> Vec<String> {
-    let out = StdCommand::new(python())
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "python failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
+use sm_testvectors::peers::run_python as py;
 
 fn unhex(s: &[u8]) -> Vec<u8> {
     hex::decode(String::from_utf8_lossy(s).trim()).unwrap()

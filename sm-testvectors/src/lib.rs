@@ -3,6 +3,8 @@
 //! The JSON files are embedded verbatim; [`sm2_sm3`], [`sm9`] and [`gmssl`] parse them on demand, and
 //! [`hex`] / [`hex_at`] decode the hex strings they hold.
 
+pub mod peers;
+
 use serde_json::Value;
 
 /// Raw text of `sm2-sm3-vectors.json` (SM3, HMAC-SM3, ZA preimages, SM2 examples).

@@ -9,69 +9,11 @@
 //! The interpreter is `$SM_PEERS_PYTHON` (set by `cargo xtask test`); without it the test
 //! creates `target/peers-venv` itself and installs the pinned peers there.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
-
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use sm9::{EncryptionMode, MacMode};
 
-const PEERS: &[&str] = &["gmalg==1.1.2", "gmssl-pyx==2.1.0"];
-
-fn python() -> &'static Path {
-    static PY: OnceLock<PathBuf> = OnceLock::new();
-    PY.get_or_init(|| {
-        if let Some(p) = std::env::var_os("SM_PEERS_PYTHON") {
-            return PathBuf::from(p);
-        }
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .unwrap()
-            .to_path_buf();
-        let venv = root.join("target").join("peers-venv");
-        let py = venv.join("bin").join("python");
-        let stamp = venv.join(".installed");
-        let want = PEERS.join(" ");
-        if std::fs::read_to_string(&stamp).ok().as_deref() != Some(want.as_str()) {
-            let ok = Command::new("python3")
-                .args(["-m", "venv"])
-                .arg(&venv)
-                .status()
-                .unwrap();
-            assert!(ok.success(), "python3 -m venv failed");
-            let ok = Command::new(&py)
-                .args(["-m", "pip", "install", "--quiet"])
-                .args(PEERS)
-                .status()
-                .unwrap();
-            assert!(ok.success(), "pip install of the SM9 peers failed");
-            std::fs::write(&stamp, want).unwrap();
-        }
-        py
-    })
-}
-
-/// Runs `script` with `args`; returns stdout lines (hex values by convention).
-fn py(script: &str, args: &[&str]) -> Vec<String> {
-    let out = Command::new(python())
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "python failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
+use sm_testvectors::peers::run_python as py;
 
 fn unhex(s: &str) -> Vec<u8> {
     hex::decode(s.trim()).unwrap()
