@@ -54,11 +54,68 @@ fn cases_for<M: Modulus, B: Backend>(out: &mut Vec<Case>, prefix: &str) {
         + Fp::ONE);
 }
 
+/// SM9 tower operations (Fp2, Fp4, Fp12), each as a chain of dependent calls: these are the
+/// building blocks whose cost the pairing's op counts multiply.
+fn tower_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
+    use sm_field::{Fp12, Fp2, Fp4};
+    let fp = |k: u64| start::<Sm9P, B>(k);
+    let f2 = |k: u64| Fp2::<B>::new(fp(k), fp(k + 1));
+    let f4 = |k: u64| Fp4::<B>::new(f2(k), f2(k + 2));
+    let f12 = |k: u64| Fp12::<B>::new(f4(k), f4(k + 4), f4(k + 8));
+    macro_rules! op {
+        ($name:literal, $n:expr, $x0:expr, $y0:expr, |$x:ident, $y:ident| $body:expr, $bytes:expr) => {{
+            let (x0, y0) = ($x0, $y0);
+            let chain = move |n: u64| {
+                let (mut $x, $y) = (black_box(x0), black_box(y0));
+                for _ in 0..n {
+                    $x = $body;
+                }
+                $x
+            };
+            let bytes = $bytes;
+            out.push(Case {
+                group: "field",
+                op: $name.to_string(),
+                variant: format!("{prefix}{}", B::NAME),
+                output: bytes(chain($n)),
+                bytes: 0,
+                run: Box::new(move |iters| {
+                    black_box(chain(iters));
+                }),
+            });
+        }};
+    }
+    let b2 = |v: Fp2<B>| v.to_bytes().to_vec();
+    let b4 = |v: Fp4<B>| v.to_bytes().to_vec();
+    let b12 = |v: Fp12<B>| v.to_bytes().to_vec();
+    op!("sm9 Fp2 mul", 1000, f2(1), f2(3), |x, y| x.mul(&y), b2);
+    op!("sm9 Fp2 square", 1000, f2(1), f2(3), |x, _y| x.square(), b2);
+    op!("sm9 Fp4 mul", 1000, f4(1), f4(5), |x, y| x.mul(&y), b4);
+    op!("sm9 Fp12 mul", 100, f12(1), f12(13), |x, y| x.mul(&y), b12);
+    op!(
+        "sm9 Fp12 square",
+        100,
+        f12(1),
+        f12(13),
+        |x, _y| x.square(),
+        b12
+    );
+    op!(
+        "sm9 Fp12 mul_by_023",
+        100,
+        f12(1),
+        [f2(21), f2(23), f2(25)],
+        |x, y| x.mul_by_023(&y[0], &y[1], &y[2]),
+        b12
+    );
+}
+
 fn for_backend<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
     cases_for::<Sm2P, B>(out, prefix);
     cases_for::<Sm2N, B>(out, prefix);
     cases_for::<Sm9P, B>(out, prefix);
     cases_for::<Sm9N, B>(out, prefix);
+    tower_for::<B>(out, prefix);
 }
 
 /// Cases for the requested backends.
