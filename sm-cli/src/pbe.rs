@@ -164,7 +164,7 @@ pub fn decrypt(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, PbeErr
     }
     let data = info.data.as_bytes();
     let plain = match cipher {
-        Cipher::Sm4 => cbc::Decryptor::<sm4::Sm4>::new_from_slices(&key, &iv)
+        Cipher::Sm4 => cbc::Decryptor::<sm4_ct::Sm4>::new_from_slices(&key, &iv)
             .map_err(|_| PbeError::Malformed("cipher key"))?
             .decrypt_padded_vec_mut::<Pkcs7>(data),
         Cipher::Aes128 => cbc::Decryptor::<Aes128>::new_from_slices(&key, &iv)
@@ -187,7 +187,7 @@ pub fn encrypt_openssl(pki_der: &[u8], password: &[u8]) -> der::Result<Vec<u8>> 
     OsRng.fill_bytes(&mut iv);
     let mut key = Zeroizing::new([0u8; 16]);
     pbkdf2::pbkdf2_hmac::<sha2::Sha256>(password, &salt, ITERATIONS, &mut key[..]);
-    let ct = cbc::Encryptor::<sm4::Sm4>::new((&*key).into(), (&iv).into())
+    let ct = cbc::Encryptor::<sm4_ct::Sm4>::new((&*key).into(), (&iv).into())
         .encrypt_padded_vec_mut::<Pkcs7>(pki_der);
     let null_der = der::asn1::Null.to_der()?;
     let kdf_params = Pbkdf2Params {

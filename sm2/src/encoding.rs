@@ -132,7 +132,7 @@ impl<B: Backend> SecretKey<B> {
         use cbc::cipher::{BlockEncryptMut, KeyIvInit};
         let plain = self.pkcs8_der(false)?;
         let key = pbkdf2_sm3(password, salt, iterations);
-        let ct = cbc::Encryptor::<sm4::Sm4>::new((&*key).into(), iv.into())
+        let ct = cbc::Encryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into())
             .encrypt_padded_vec_mut::<cbc::cipher::block_padding::Pkcs7>(plain.as_bytes());
         let e = |_| Error::Encoding;
         let info = EncryptedPki {
@@ -199,7 +199,7 @@ impl<B: Backend> SecretKey<B> {
             kdf.params.iteration_count,
         );
         let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
-        let plain = cbc::Decryptor::<sm4::Sm4>::new((&*key).into(), iv.into())
+        let plain = cbc::Decryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into())
             .decrypt_padded_vec_mut::<cbc::cipher::block_padding::Pkcs7>(info.data.as_bytes())
             .map_err(|_| Error::Decryption)?;
         let plain = Zeroizing::new(plain);

@@ -153,7 +153,7 @@ pub(crate) fn encrypt(
         return Err(Error::InvalidLength);
     }
     let key = derive_key(password, salt, iterations)?;
-    let enc = cbc::Encryptor::<sm4::Sm4>::new((&*key).into(), iv.into());
+    let enc = cbc::Encryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into());
     let data = enc.encrypt_padded_vec_mut::<Pkcs7>(pki_der);
     let epki = EncryptedPrivateKeyInfo {
         encryption_algorithm: Pbes2Algorithm {
@@ -212,7 +212,7 @@ pub(crate) fn decrypt(epki_der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<
         .try_into()
         .map_err(|_| Error::Encoding)?;
     let key = derive_key(password, kdf.salt.as_bytes(), kdf.iteration_count)?;
-    let dec = cbc::Decryptor::<sm4::Sm4>::new((&*key).into(), iv.into());
+    let dec = cbc::Decryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into());
     let mut plain = dec
         .decrypt_padded_vec_mut::<Pkcs7>(epki.encrypted_data.as_bytes())
         .map_err(|_| Error::Decryption)?;

@@ -132,11 +132,11 @@ pub(crate) fn seal(mode: EncryptionMode, k1: &[u8], m: &[u8], iv: &[u8; SM4_BLOC
     match mode {
         EncryptionMode::KdfStream => m.iter().zip(k1).map(|(a, b)| a ^ b).collect(),
         EncryptionMode::Sm4Ecb => {
-            let enc = ecb::Encryptor::<sm4::Sm4>::new(k1.into());
+            let enc = ecb::Encryptor::<sm4_ct::Sm4>::new(k1.into());
             enc.encrypt_padded_vec_mut::<Pkcs7>(m)
         }
         EncryptionMode::Sm4Cbc => {
-            let enc = cbc::Encryptor::<sm4::Sm4>::new(k1.into(), iv.into());
+            let enc = cbc::Encryptor::<sm4_ct::Sm4>::new(k1.into(), iv.into());
             let body = enc.encrypt_padded_vec_mut::<Pkcs7>(m);
             let mut out = Vec::with_capacity(SM4_BLOCK_LEN + body.len());
             out.extend_from_slice(iv);
@@ -154,13 +154,13 @@ pub(crate) fn open(mode: EncryptionMode, k1: &[u8], c2: &[u8]) -> Result<Vec<u8>
     match mode {
         EncryptionMode::KdfStream => Ok(c2.iter().zip(k1).map(|(a, b)| a ^ b).collect()),
         EncryptionMode::Sm4Ecb => {
-            let dec = ecb::Decryptor::<sm4::Sm4>::new(k1.into());
+            let dec = ecb::Decryptor::<sm4_ct::Sm4>::new(k1.into());
             dec.decrypt_padded_vec_mut::<Pkcs7>(c2)
                 .map_err(|_| Error::Decryption)
         }
         EncryptionMode::Sm4Cbc => {
             let (iv, body) = c2.split_at(SM4_BLOCK_LEN);
-            let dec = cbc::Decryptor::<sm4::Sm4>::new(k1.into(), iv.into());
+            let dec = cbc::Decryptor::<sm4_ct::Sm4>::new(k1.into(), iv.into());
             dec.decrypt_padded_vec_mut::<Pkcs7>(body)
                 .map_err(|_| Error::Decryption)
         }
