@@ -14,6 +14,8 @@ mod g_pairing;
 mod g_sm2;
 #[path = "bench/sm3.rs"]
 mod g_sm3;
+#[path = "bench/sm4.rs"]
+mod g_sm4;
 #[path = "bench/sm9.rs"]
 mod g_sm9;
 
@@ -82,7 +84,11 @@ fn parse(args: &[String]) -> Result<Opts, String> {
 pub fn group_cases(group: &str, backends: &[String], prefix: &str) -> Vec<Case> {
     match group {
         "field" => g_field::cases(backends, prefix),
-        "sm3" => g_sm3::cases(backends, prefix),
+        "sm3" => {
+            let mut cases = g_sm3::cases(backends, prefix);
+            cases.extend(g_sm4::cases(backends, prefix));
+            cases
+        }
         "sm2" => g_sm2::cases(backends, prefix),
         "pairing" => g_pairing::cases(backends, prefix),
         "sm9" => g_sm9::cases(backends, prefix),
