@@ -13,8 +13,10 @@
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
+mod coverage;
 mod primitives;
 mod sm2_ops;
+mod sm4_ops;
 mod sm9_ops;
 
 /// The secret inputs of one run.
@@ -111,6 +113,8 @@ pub fn all() -> Vec<Op> {
     let mut v = primitives::ops();
     v.extend(sm2_ops::ops());
     v.extend(sm9_ops::ops());
+    v.extend(coverage::ops());
+    v.extend(sm4_ops::ops());
     v
 }
 
