@@ -9,7 +9,9 @@
 
 use alloc::vec::Vec;
 
-use cbc::cipher::{block_padding::Pkcs7, BlockDecryptMut, BlockEncryptMut, KeyInit, KeyIvInit};
+use cbc::cipher::{
+    block_padding::Pkcs7, BlockDecryptMut, BlockEncrypt, BlockEncryptMut, KeyInit, KeyIvInit,
+};
 use subtle::{Choice, ConstantTimeEq};
 
 use crate::{Error, Result};
@@ -132,8 +134,9 @@ pub(crate) fn seal(mode: EncryptionMode, k1: &[u8], m: &[u8], iv: &[u8; SM4_BLOC
     match mode {
         EncryptionMode::KdfStream => m.iter().zip(k1).map(|(a, b)| a ^ b).collect(),
         EncryptionMode::Sm4Ecb => {
-            let enc = ecb::Encryptor::<sm4_ct::Sm4>::new(k1.into());
-            enc.encrypt_padded_vec_mut::<Pkcs7>(m)
+            // ECB straight on the block cipher: its 16-block kernel (the `ecb` crate's
+            // encryptor hands blocks over one at a time).
+            sm4_ct::Sm4::new(k1.into()).encrypt_padded_vec::<Pkcs7>(m)
         }
         EncryptionMode::Sm4Cbc => {
             let enc = cbc::Encryptor::<sm4_ct::Sm4>::new(k1.into(), iv.into());
