@@ -96,7 +96,8 @@ impl<B: Backend> Fp4<B> {
 
     /// `self · rhs` by Karatsuba (3 GF(p²) multiplications):
     /// `c0 = a0·b0 + u·a1·b1`, `c1 = (a0 + a1)(b0 + b1) − a0·b0 − a1·b1`.
-    #[inline]
+    /// Not inlined, like [`Fp2::mul`] (code size; see there).
+    #[inline(never)]
     pub fn mul(&self, rhs: &Self) -> Self {
         let v0 = self.c0.mul(&rhs.c0);
         let v1 = self.c1.mul(&rhs.c1);
@@ -109,7 +110,7 @@ impl<B: Backend> Fp4<B> {
 
     /// `self²` by complex squaring (2 GF(p²) multiplications): with `m = a0·a1`,
     /// `c0 = (a0 + a1)(a0 + u·a1) − m − u·m` (= a0² + u·a1²), `c1 = 2·m`.
-    #[inline]
+    #[inline(never)]
     pub fn square(&self) -> Self {
         let m = self.c0.mul(&self.c1);
         let t = self.c0.add(&self.c1).mul(&self.c0.add_mul_by_u(&self.c1));

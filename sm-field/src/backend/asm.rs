@@ -1,10 +1,10 @@
 //! x86_64 backend: inline assembly with MULX (BMI2) and ADCX/ADOX (ADX).
 //!
-//! **Requires BMI2 and ADX** (every Intel core since Broadwell, every AMD core since Zen). The
-//! operations do not check for them: calling them on a CPU without these extensions faults with
-//! an illegal instruction. [`Asm::is_supported`] answers the question once (cached CPUID); upper
-//! crates choose `Asm` or [`U64`](super::u64::U64) once per coarse operation (a scalar
-//! multiplication, a pairing), never per field operation.
+//! The multiplication kernels use BMI2 and ADX (every Intel core since Broadwell, every AMD core
+//! since Zen). On a CPU without them `Asm` stays correct: multiplication and squaring check a
+//! cached CPUID answer (one predictable branch on a static, or nothing when the build targets
+//! BMI2/ADX) and fall back to the portable [`U64`](super::u64::U64) kernels, which produce the
+//! same limbs. [`Asm::is_supported`] says which path runs.
 //!
 //! Montgomery multiplication is separated operand scanning (Koç, Acar, Kaliski 1996): product
 //! rows on two carry chains (ADOX low words, ADCX high words; Gueron–Krasnov, Intel white paper
@@ -32,7 +32,8 @@ use crate::{Limbs, Modulus, Shape};
 
 include!("asm/kernels.rs");
 
-/// x86_64 MULX/ADCX/ADOX backend (requires BMI2 and ADX; see [`Asm::is_supported`]).
+/// x86_64 MULX/ADCX/ADOX backend (portable fallback for multiplication on CPUs without BMI2 and
+/// ADX; see [`Asm::is_supported`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Asm;
 
@@ -40,9 +41,9 @@ pub struct Asm;
 static SUPPORTED: AtomicU8 = AtomicU8::new(0);
 
 impl Asm {
-    /// Whether this CPU has BMI2 and ADX, which every [`Asm`] operation needs. The CPUID query
-    /// runs once; later calls read a cached flag. Call it at coarse entry points, not per field
-    /// operation.
+    /// Whether this CPU has BMI2 and ADX, i.e. whether [`Asm`] multiplies with its MULX/ADX
+    /// kernels (`true`) or with the portable fallback (`false`). The CPUID query runs once; later
+    /// calls read a cached flag.
     pub fn is_supported() -> bool {
         match SUPPORTED.load(Ordering::Relaxed) {
             0 => {
@@ -269,19 +270,82 @@ impl Backend for Asm {
 
     #[inline(always)]
     fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
-        if IsSm2::<M>::YES {
-            mul_sm2(a, b)
-        } else {
-            mul_generic::<M>(a, b)
+        if !mulx_adx_known() {
+            return mul_first_or_portable::<M>(a, b);
         }
+        mul_asm::<M>(a, b)
     }
 
     #[inline(always)]
     fn square<M: Modulus>(a: &Limbs) -> Limbs {
-        if IsSm2::<M>::YES {
-            square_sm2(a)
-        } else {
-            square_generic::<M>(a)
+        if !mulx_adx_known() {
+            return square_first_or_portable::<M>(a);
         }
+        square_asm::<M>(a)
     }
+}
+
+#[inline(always)]
+fn mul_asm<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+    if IsSm2::<M>::YES {
+        mul_sm2(a, b)
+    } else {
+        mul_generic::<M>(a, b)
+    }
+}
+
+#[inline(always)]
+fn square_asm<M: Modulus>(a: &Limbs) -> Limbs {
+    if IsSm2::<M>::YES {
+        square_sm2(a)
+    } else {
+        square_generic::<M>(a)
+    }
+}
+
+/// Whether BMI2 and ADX are known to be present: at compile time when the build targets them
+/// (`-C target-cpu=native`, `-C target-feature=+bmi2,+adx`), else from the cached CPUID answer.
+/// Only the multiplication kernels need the extensions (additions use base x86_64), so only they
+/// ask; the answer depends on the CPU, never on data, and the branch is always predicted.
+#[inline(always)]
+fn mulx_adx_known() -> bool {
+    cfg!(all(target_feature = "bmi2", target_feature = "adx"))
+        || SUPPORTED.load(Ordering::Relaxed) == 2
+}
+
+/// First multiplication of the process (runs CPUID), or every multiplication on a CPU without
+/// BMI2/ADX, where the portable [`U64`](super::u64::U64) kernel computes the same limbs.
+#[cold]
+#[inline(never)]
+fn mul_first_or_portable<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+    if Asm::is_supported() {
+        mul_asm::<M>(a, b)
+    } else {
+        <super::u64::U64 as Backend>::mul::<M>(a, b)
+    }
+}
+
+/// [`mul_first_or_portable`] for squaring.
+#[cold]
+#[inline(never)]
+fn square_first_or_portable<M: Modulus>(a: &Limbs) -> Limbs {
+    if Asm::is_supported() {
+        square_asm::<M>(a)
+    } else {
+        <super::u64::U64 as Backend>::square::<M>(a)
+    }
+}
+
+/// Test hook: `Some(false)` makes every later multiplication take the portable path, as on a CPU
+/// without BMI2/ADX; `Some(true)` forces the MULX/ADX kernels (for valgrind, whose emulated CPUID
+/// hides ADX although it executes it: the constant-time harness checks the kernels themselves);
+/// `None` re-runs detection. Results are bit-identical on either path.
+#[doc(hidden)]
+pub fn override_mulx_adx(kernels: Option<bool>) {
+    let v = match kernels {
+        None => 0,
+        Some(false) => 1,
+        Some(true) => 2,
+    };
+    SUPPORTED.store(v, Ordering::Relaxed);
 }
