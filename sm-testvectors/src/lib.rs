@@ -2,6 +2,7 @@
 //!
 //! The JSON files are embedded verbatim; [`sm2_sm3`], [`sm9`] and [`gmssl`] parse them on demand, and
 //! [`hex`] / [`hex_at`] decode the hex strings they hold.
+#![forbid(unsafe_code)]
 
 pub mod peers;
 

@@ -73,6 +73,7 @@
 //! and [`Kdf`] uses the same lanes for long outputs. [`backend_info`] tells which paths run, and
 //! [`hash_portable`] / [`hash_many_with`] / [`Kdf::with_backend`] force a path for comparisons.
 #![no_std]
+#![cfg_attr(not(target_arch = "x86_64"), forbid(unsafe_code))]
 #![deny(missing_docs)]
 #![forbid(clippy::undocumented_unsafe_blocks)]
 

@@ -31,6 +31,7 @@
 //!
 //! Round keys are zeroized on drop; `Debug` does not print them.
 #![no_std]
+#![cfg_attr(not(target_arch = "x86_64"), forbid(unsafe_code))]
 #![cfg_attr(not(test), warn(missing_docs))]
 
 #[cfg(feature = "std")]
