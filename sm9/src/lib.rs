@@ -115,7 +115,9 @@ pub use keys::{
 };
 pub use pkcs8::DEFAULT_PBKDF2_ITERATIONS;
 pub use prepared::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey};
-pub use sign::{sign, sign_prepared, verify, Signature, Signer, Verifier};
+pub use sign::{
+    sign, sign_prepared, verify, IdentitySigner, IdentityVerifier, Signature, Signer, Verifier,
+};
 pub use signing_key::SigningKey;
 pub use symmetric::{EncryptionMode, MacMode};
 

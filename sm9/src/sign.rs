@@ -327,3 +327,103 @@ pub fn verify(
     v.update(message);
     v.verify()
 }
+
+/// A user's signing key bound to the master public key it was extracted for, as a RustCrypto
+/// [`signature::RandomizedSigner`].
+///
+/// ```
+/// # use rand_core::OsRng;
+/// use signature::{RandomizedSigner, Verifier};
+/// let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+/// let master = kgc.public_key().prepare();
+/// let alice = kgc.extract(b"Alice").unwrap();
+/// let signer = sm9::IdentitySigner::new(&alice, &master).unwrap();
+/// let sig: sm9::Signature = signer.sign_with_rng(&mut OsRng, b"message");
+/// let verifier = sm9::IdentityVerifier::new(&master, b"Alice");
+/// assert!(verifier.verify(b"message", &sig).is_ok());
+/// assert!(sm9::IdentityVerifier::new(&master, b"Bob").verify(b"message", &sig).is_err());
+/// ```
+#[derive(Clone, Copy)]
+pub struct IdentitySigner<'a> {
+    key: KeyRef<'a>,
+    master: &'a PreparedSignMasterPublicKey,
+}
+
+impl<'a> IdentitySigner<'a> {
+    /// Binds `key` to `master` ([`Error::KeyMismatch`] if it was extracted under another one).
+    pub fn new(key: &'a SignUserKey, master: &'a PreparedSignMasterPublicKey) -> Result<Self> {
+        check_key(key, master)?;
+        Ok(Self {
+            key: KeyRef::Plain(key),
+            master,
+        })
+    }
+
+    /// [`new`](Self::new) with a prepared [`SigningKey`] (faster step A6).
+    pub fn with_prepared(
+        key: &'a SigningKey,
+        master: &'a PreparedSignMasterPublicKey,
+    ) -> Result<Self> {
+        check_key(&key.key, master)?;
+        Ok(Self {
+            key: KeyRef::Prepared(key),
+            master,
+        })
+    }
+}
+
+impl signature::RandomizedSigner<Signature> for IdentitySigner<'_> {
+    fn try_sign_with_rng(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        msg: &[u8],
+    ) -> core::result::Result<Signature, signature::Error> {
+        let mut s = Signer {
+            key: self.key,
+            master: self.master,
+            hash: HashToRange::new(H2_PREFIX),
+        };
+        s.update(msg);
+        Ok(s.sign(rng))
+    }
+}
+
+/// A signer's identity (hid = 0x01) under a master public key, as a RustCrypto
+/// [`signature::Verifier`]; see [`IdentitySigner`] for an example. Failures carry no detail.
+#[derive(Clone, Copy)]
+pub struct IdentityVerifier<'a> {
+    master: &'a PreparedSignMasterPublicKey,
+    id: &'a [u8],
+}
+
+impl<'a> IdentityVerifier<'a> {
+    /// The verifier of signatures by `id` under `master`.
+    pub fn new(master: &'a PreparedSignMasterPublicKey, id: &'a [u8]) -> Self {
+        Self { master, id }
+    }
+}
+
+impl signature::Verifier<Signature> for IdentityVerifier<'_> {
+    fn verify(&self, msg: &[u8], sig: &Signature) -> core::result::Result<(), signature::Error> {
+        verify(self.master, self.id, msg, sig).map_err(|_| signature::Error::new())
+    }
+}
+
+impl signature::SignatureEncoding for Signature {
+    type Repr = [u8; Signature::BYTE_LEN];
+}
+
+impl TryFrom<&[u8]> for Signature {
+    type Error = signature::Error;
+
+    /// Decodes `h ‖ S` (97 bytes), as [`Signature::from_bytes`].
+    fn try_from(bytes: &[u8]) -> core::result::Result<Self, signature::Error> {
+        Self::from_bytes(bytes).map_err(|_| signature::Error::new())
+    }
+}
+
+impl From<Signature> for [u8; Signature::BYTE_LEN] {
+    fn from(sig: Signature) -> Self {
+        sig.to_bytes()
+    }
+}

@@ -1,0 +1,63 @@
+//! SM9 signatures through the RustCrypto `signature` 2.x traits.
+
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use signature::{RandomizedSigner, SignatureEncoding, Verifier};
+use sm9::{IdentitySigner, IdentityVerifier, SignMasterKey, Signature};
+
+#[test]
+fn randomized_signer_and_verifier_agree_with_the_functions() {
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let kgc = SignMasterKey::generate(&mut rng);
+    let master = kgc.public_key().prepare();
+    let alice = kgc.extract(b"Alice").unwrap();
+    let prepared = kgc.extract(b"Alice").unwrap().prepare();
+
+    for signer in [
+        IdentitySigner::new(&alice, &master).unwrap(),
+        IdentitySigner::with_prepared(&prepared, &master).unwrap(),
+    ] {
+        let sig: Signature = signer.sign_with_rng(&mut rng, b"message");
+        // The trait's signature is an ordinary SM9 signature.
+        assert!(sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
+        let v = IdentityVerifier::new(&master, b"Alice");
+        assert!(v.verify(b"message", &sig).is_ok());
+        assert!(v.verify(b"messagf", &sig).is_err());
+        assert!(IdentityVerifier::new(&master, b"Alice ")
+            .verify(b"message", &sig)
+            .is_err());
+        // And a function-made signature verifies through the trait.
+        let sig2 = sm9::sign(&alice, &master, b"other", &mut rng).unwrap();
+        assert!(v.verify(b"other", &sig2).is_ok());
+    }
+}
+
+#[test]
+fn key_from_another_master_is_rejected() {
+    let mut rng = ChaCha20Rng::seed_from_u64(6);
+    let kgc1 = SignMasterKey::generate(&mut rng);
+    let kgc2 = SignMasterKey::generate(&mut rng);
+    let alice = kgc1.extract(b"Alice").unwrap();
+    let master2 = kgc2.public_key().prepare();
+    assert_eq!(
+        IdentitySigner::new(&alice, &master2).err(),
+        Some(sm9::Error::KeyMismatch)
+    );
+}
+
+#[test]
+fn signature_encoding_round_trips_and_rejects_bad_lengths() {
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let kgc = SignMasterKey::generate(&mut rng);
+    let master = kgc.public_key().prepare();
+    let alice = kgc.extract(b"Alice").unwrap();
+    let sig = sm9::sign(&alice, &master, b"m", &mut rng).unwrap();
+    let repr: [u8; 97] = sig.to_bytes();
+    assert_eq!(SignatureEncoding::to_bytes(&sig), repr);
+    assert_eq!(sig.encoded_len(), 97);
+    assert_eq!(Signature::try_from(&repr[..]).unwrap(), sig);
+    assert!(Signature::try_from(&repr[..96]).is_err());
+    let mut bad = repr;
+    bad[0..32].fill(0); // h = 0 is out of range
+    assert!(Signature::try_from(&bad[..]).is_err());
+}
