@@ -37,7 +37,7 @@ pub struct Counting<B: Backend>(PhantomData<fn() -> B>);
 /// Operation counts since the last [`reset`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OpCounts {
-    /// Montgomery multiplications (excluding squarings).
+    /// Montgomery multiplications (excluding squarings; a batched call counts each product).
     pub mul: u64,
     /// Montgomery squarings.
     pub square: u64,
@@ -97,6 +97,12 @@ impl<B: Backend> Backend for Counting<B> {
     fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
         MUL.fetch_add(1, Relaxed);
         B::mul::<M>(a, b)
+    }
+    #[inline(always)]
+    fn mul_batch<M: Modulus>(a: &[Limbs], b: &[Limbs], out: &mut [Limbs]) {
+        let n = out.len().min(a.len()).min(b.len());
+        MUL.fetch_add(n as u64, Relaxed);
+        B::mul_batch::<M>(a, b, out)
     }
     #[inline(always)]
     fn square<M: Modulus>(a: &Limbs) -> Limbs {

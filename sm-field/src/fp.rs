@@ -91,7 +91,7 @@ impl<M: Modulus, B: Backend> Fp<M, B> {
     pub const ONE: Self = Self::from_mont_unchecked(M::R);
 
     #[inline(always)]
-    const fn from_mont_unchecked(mont: Limbs) -> Self {
+    pub(crate) const fn from_mont_unchecked(mont: Limbs) -> Self {
         Self {
             mont,
             _marker: PhantomData,

@@ -10,7 +10,7 @@ use rand_core::CryptoRngCore;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
-use crate::{Backend, DefaultBackend, Field, Fp, Sm9P};
+use crate::{Backend, DefaultBackend, Field, Fp, Limbs, Sm9P};
 
 /// The SM9 base field GF(p), the bottom of the tower.
 pub type Fp1<B> = Fp<Sm9P, B>;
@@ -143,6 +143,28 @@ impl<B: Backend> Fp2<B> {
         Self {
             c0: t.add(&m),
             c1: m.double(),
+        }
+    }
+
+    /// The three GF(p) products of [`mul`](Self::mul) as operand pairs, for a batched
+    /// multiplication ([`Backend::mul_batch`]): `a0·b0`, `a1·b1`, `(a0 + a1)(b0 + b1)`.
+    #[inline(always)]
+    pub(crate) fn mul_operands(&self, rhs: &Self, a: &mut [Limbs; 3], b: &mut [Limbs; 3]) {
+        a[0] = self.c0.to_mont_limbs();
+        b[0] = rhs.c0.to_mont_limbs();
+        a[1] = self.c1.to_mont_limbs();
+        b[1] = rhs.c1.to_mont_limbs();
+        a[2] = self.c0.add(&self.c1).to_mont_limbs();
+        b[2] = rhs.c0.add(&rhs.c1).to_mont_limbs();
+    }
+
+    /// [`mul`](Self::mul) from the products of [`mul_operands`](Self::mul_operands).
+    #[inline(always)]
+    pub(crate) fn mul_from_products(r: &[Limbs; 3]) -> Self {
+        let (v0, v1, s) = (fp(&r[0]), fp::<B>(&r[1]), fp(&r[2]));
+        Self {
+            c0: v0.sub(&v1.double()),
+            c1: s.sub(&v0).sub(&v1),
         }
     }
 
@@ -318,6 +340,13 @@ impl<B: Backend> Fp2<B> {
             c1: Fp::random(rng),
         }
     }
+}
+
+/// A GF(p) element from the Montgomery limbs of a batched product (fully reduced by the
+/// [`Backend`] contract).
+#[inline(always)]
+pub(crate) fn fp<B: Backend>(r: &Limbs) -> Fp1<B> {
+    Fp::from_mont_unchecked(*r)
 }
 
 impl<B: Backend> Default for Fp2<B> {

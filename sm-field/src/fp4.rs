@@ -13,7 +13,20 @@ use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
 use crate::fp2::tower_ops;
-use crate::{Backend, DefaultBackend, Fp2};
+use crate::{Backend, DefaultBackend, Fp2, Limbs, Sm9P};
+
+/// `(first K, rest)` of a slice of operands or products (the tower formulas lay their batches
+/// out with constant offsets, so the checks fold away).
+#[inline(always)]
+pub(crate) fn take<const K: usize>(s: &mut [Limbs]) -> (&mut [Limbs; K], &mut [Limbs]) {
+    s.split_first_chunk_mut::<K>().expect("batch layout")
+}
+
+/// Read-only [`take`].
+#[inline(always)]
+pub(crate) fn part<const K: usize>(s: &[Limbs]) -> (&[Limbs; K], &[Limbs]) {
+    s.split_first_chunk::<K>().expect("batch layout")
+}
 
 /// An element `c0 + c1·v` of GF(p⁴) with v² = u.
 pub struct Fp4<B: Backend = DefaultBackend> {
@@ -118,6 +131,96 @@ impl<B: Backend> Fp4<B> {
             c0: t.sub(&m).sub_mul_by_u(&m),
             c1: m.double(),
         }
+    }
+
+    /// The nine GF(p) products of [`mul`](Self::mul) as operand pairs (three GF(p²) Karatsuba
+    /// products, each as in [`Fp2::mul`]), for a batched multiplication
+    /// ([`Backend::mul_batch`]). Not inlined, like `mul` (code size).
+    #[inline(never)]
+    pub(crate) fn mul_operands(&self, rhs: &Self, a: &mut [Limbs; 9], b: &mut [Limbs; 9]) {
+        let (a0, a) = take::<3>(a);
+        let (b0, b) = take::<3>(b);
+        let (a1, a2) = take::<3>(a);
+        let (b1, b2) = take::<3>(b);
+        self.c0.mul_operands(&rhs.c0, a0, b0);
+        self.c1.mul_operands(&rhs.c1, a1, b1);
+        let (a2, b2) = (take::<3>(a2).0, take::<3>(b2).0);
+        self.c0
+            .add(&self.c1)
+            .mul_operands(&rhs.c0.add(&rhs.c1), a2, b2);
+    }
+
+    /// [`mul`](Self::mul) from the products of [`mul_operands`](Self::mul_operands).
+    #[inline(never)]
+    pub(crate) fn mul_from_products(r: &[Limbs; 9]) -> Self {
+        let (r0, r) = part::<3>(r);
+        let (r1, r) = part::<3>(r);
+        let r2 = part::<3>(r).0;
+        let v0 = Fp2::mul_from_products(r0);
+        let v1 = Fp2::mul_from_products(r1);
+        let s = Fp2::<B>::mul_from_products(r2);
+        Self {
+            c0: v0.add_mul_by_u(&v1),
+            c1: s.sub(&v0).sub(&v1),
+        }
+    }
+
+    /// The six GF(p) products of [`square`](Self::square) as operand pairs.
+    #[inline(never)]
+    pub(crate) fn square_operands(&self, a: &mut [Limbs; 6], b: &mut [Limbs; 6]) {
+        let (a0, a1) = take::<3>(a);
+        let (b0, b1) = take::<3>(b);
+        self.c0.mul_operands(&self.c1, a0, b0);
+        let (a1, b1) = (take::<3>(a1).0, take::<3>(b1).0);
+        self.c0
+            .add(&self.c1)
+            .mul_operands(&self.c0.add_mul_by_u(&self.c1), a1, b1);
+    }
+
+    /// [`square`](Self::square) from the products of [`square_operands`](Self::square_operands).
+    #[inline(never)]
+    pub(crate) fn square_from_products(r: &[Limbs; 6]) -> Self {
+        let (r0, r) = part::<3>(r);
+        let m = Fp2::mul_from_products(r0);
+        let t = Fp2::<B>::mul_from_products(part::<3>(r).0);
+        Self {
+            c0: t.sub(&m).sub_mul_by_u(&m),
+            c1: m.double(),
+        }
+    }
+
+    /// The six GF(p) products of [`mul_by_fp2`](Self::mul_by_fp2) as operand pairs.
+    #[inline(never)]
+    pub(crate) fn mul_by_fp2_operands(&self, k: &Fp2<B>, a: &mut [Limbs; 6], b: &mut [Limbs; 6]) {
+        let (a0, a1) = take::<3>(a);
+        let (b0, b1) = take::<3>(b);
+        self.c0.mul_operands(k, a0, b0);
+        self.c1.mul_operands(k, take::<3>(a1).0, take::<3>(b1).0);
+    }
+
+    /// [`mul_by_fp2`](Self::mul_by_fp2) from the products of
+    /// [`mul_by_fp2_operands`](Self::mul_by_fp2_operands).
+    #[inline(never)]
+    pub(crate) fn mul_by_fp2_from_products(r: &[Limbs; 6]) -> Self {
+        let (r0, r) = part::<3>(r);
+        Self {
+            c0: Fp2::mul_from_products(r0),
+            c1: Fp2::mul_from_products(part::<3>(r).0),
+        }
+    }
+
+    /// `[x²; N]` for N elements at once: their 6N GF(p) products go to the backend in one
+    /// batched multiplication ([`Backend::mul_batch`]), e.g. the two or three GF(p⁴) squarings of
+    /// a compressed or cyclotomic squaring in GF(p¹²). Same results as [`square`](Self::square).
+    pub fn square_batch<const N: usize>(xs: &[Self; N]) -> [Self; N] {
+        let mut a = [[[0u64; 4]; 6]; N];
+        let mut b = [[[0u64; 4]; 6]; N];
+        let mut r = [[[0u64; 4]; 6]; N];
+        for i in 0..N {
+            xs[i].square_operands(&mut a[i], &mut b[i]);
+        }
+        B::mul_batch::<Sm9P>(a.as_flattened(), b.as_flattened(), r.as_flattened_mut());
+        core::array::from_fn(|i| Self::square_from_products(&r[i]))
     }
 
     /// Multiplication by an element of GF(p²) (2 GF(p²) multiplications).

@@ -276,6 +276,22 @@ impl Backend for Asm {
         mul_asm::<M>(a, b)
     }
 
+    /// Eight products per AVX-512 IFMA pass (see `backend/ifma.rs`) when the CPU has IFMA and
+    /// the batch has at least [`IFMA_MIN_BATCH`] products; else the scalar kernel per pair. Both
+    /// give the same limbs.
+    #[inline]
+    fn mul_batch<M: Modulus>(a: &[Limbs], b: &[Limbs], out: &mut [Limbs]) {
+        let n = out.len().min(a.len()).min(b.len());
+        if n >= IFMA_MIN_BATCH && super::ifma::available() {
+            // SAFETY: `available` checked AVX-512F/IFMA support (CPUID and XCR0).
+            unsafe { super::ifma::mul_batch::<M>(a, b, out) };
+        } else {
+            for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
+                *o = Self::mul::<M>(x, y);
+            }
+        }
+    }
+
     #[inline(always)]
     fn square<M: Modulus>(a: &Limbs) -> Limbs {
         if !mulx_adx_known() {
@@ -334,6 +350,25 @@ fn square_first_or_portable<M: Modulus>(a: &Limbs) -> Limbs {
     } else {
         <super::u64::U64 as Backend>::square::<M>(a)
     }
+}
+
+/// Smallest batch that [`Asm`]'s `mul_batch` hands to the IFMA kernel (smaller ones take the
+/// scalar kernel; a partial group of eight computes on zeros in its missing lanes).
+pub const IFMA_MIN_BATCH: usize = 4;
+
+impl Asm {
+    /// Whether batched multiplications use the AVX-512 IFMA kernel (AVX-512F and IFMA present and
+    /// enabled by the OS, and not switched off by [`override_ifma`]).
+    pub fn has_ifma() -> bool {
+        super::ifma::available()
+    }
+}
+
+/// Test hook: `Some(false)` makes batched multiplications take the scalar kernels, as on a CPU
+/// without IFMA; `None` (or `Some(true)`) restores detection. Results are bit-identical.
+#[doc(hidden)]
+pub fn override_ifma(enabled: Option<bool>) {
+    super::ifma::override_ifma(enabled);
 }
 
 /// Test hook: `Some(false)` makes every later multiplication take the portable path, as on a CPU
