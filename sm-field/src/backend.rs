@@ -56,6 +56,14 @@ pub trait Backend:
             *o = Self::mul::<M>(x, y);
         }
     }
+    /// Whether [`mul_batch`](Self::mul_batch) is faster than one [`mul`](Self::mul) per pair, so
+    /// that tower formulas should stage their products in batches (which costs some memory
+    /// traffic). `false` by default; `Asm` answers at run time (AVX-512 IFMA present). The
+    /// answer depends on the CPU only, never on data.
+    #[inline(always)]
+    fn batch_preferred() -> bool {
+        false
+    }
     /// Montgomery square `a^2·R^-1 mod p`.
     #[inline(always)]
     fn square<M: Modulus>(a: &Limbs) -> Limbs {

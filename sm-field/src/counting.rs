@@ -105,6 +105,10 @@ impl<B: Backend> Backend for Counting<B> {
         B::mul_batch::<M>(a, b, out)
     }
     #[inline(always)]
+    fn batch_preferred() -> bool {
+        B::batch_preferred()
+    }
+    #[inline(always)]
     fn square<M: Modulus>(a: &Limbs) -> Limbs {
         SQUARE.fetch_add(1, Relaxed);
         B::square::<M>(a)

@@ -186,9 +186,12 @@ impl<B: Backend> Fp12<B> {
     /// `c2 = (a0 + a2)(b0 + b2) − v0 + v1 − v2`.
     ///
     /// The 54 GF(p) products (6 GF(p⁴) Karatsuba products of 9) are independent and go to the
-    /// backend in one batched multiplication ([`Backend::mul_batch`]); the additions before and
-    /// after are those of [`Fp4::mul`].
+    /// backend in one batched multiplication ([`Backend::mul_batch`]) when it prefers batches
+    /// ([`Backend::batch_preferred`]); the additions before and after are those of [`Fp4::mul`].
     pub fn mul(&self, rhs: &Self) -> Self {
+        if !B::batch_preferred() {
+            return self.mul_direct(rhs);
+        }
         let (a, b) = (self, rhs);
         let mut x = [[[0u64; 4]; 9]; 6];
         let mut y = [[[0u64; 4]; 9]; 6];
@@ -220,8 +223,11 @@ impl<B: Backend> Fp12<B> {
     /// `s1 = 2·a1·a2`, `s2 = (a0 − a1 + a2)²`, `s3 = 2·a0·a1`, `s4 = a2²`;
     /// `c0 = s0 + ξ·s1`, `c1 = s3 + ξ·s4`, `c2 = s1 + s2 + s3 − s0 − s4`.
     /// The 36 GF(p) products (two GF(p⁴) products of 9, three squarings of 6) go to the backend
-    /// in one batched multiplication.
+    /// in one batched multiplication (when the backend prefers batches).
     pub fn square(&self) -> Self {
+        if !B::batch_preferred() {
+            return self.square_direct();
+        }
         let a = self;
         let mut x = [[0u64; 4]; 36];
         let mut y = [[0u64; 4]; 36];
@@ -263,8 +269,12 @@ impl<B: Backend> Fp12<B> {
     /// `L0 = a + c·v`, `L2 = b`, the product is `(f0·L0 + v·f1·L2) + (f1·L0 + v·f2·L2)·w +
     /// (f2·L0 + f0·L2)·w²`, and `f2·L0 + f0·L2 = (f0 + f2)(L0 + L2) − f0·L0 − f2·L2` (Karatsuba).
     ///
-    /// The 39 GF(p) products go to the backend in one batched multiplication.
+    /// The 39 GF(p) products go to the backend in one batched multiplication (when it prefers
+    /// batches).
     pub fn mul_by_023(&self, a: &Fp2<B>, b: &Fp2<B>, c: &Fp2<B>) -> Self {
+        if !B::batch_preferred() {
+            return self.mul_by_023_direct(a, b, c);
+        }
         let l0 = Fp4::new(*a, *c);
         let f = self;
         let mut x = [[0u64; 4]; 39];
@@ -296,6 +306,58 @@ impl<B: Backend> Fp12<B> {
         let cross = Fp4::mul_from_products(r2);
         let f2l2 = Fp4::mul_by_fp2_from_products(r3);
         let f1l2 = Fp4::mul_by_fp2_from_products(part::<6>(rs).0);
+        Self {
+            c0: f0l0.add_mul_by_v(&f1l2),
+            c1: f1l0.add_mul_by_v(&f2l2),
+            c2: cross.sub(&f0l0).sub(&f2l2),
+        }
+    }
+
+    /// [`mul`](Self::mul) with one [`Fp4::mul`] per GF(p⁴) product (backends without batches).
+    fn mul_direct(&self, rhs: &Self) -> Self {
+        let (a, b) = (self, rhs);
+        let v0 = a.c0.mul(&b.c0);
+        let v1 = a.c1.mul(&b.c1);
+        let v2 = a.c2.mul(&b.c2);
+        let t12 = a.c1.add(&a.c2).mul(&b.c1.add(&b.c2)).sub(&v1).sub(&v2);
+        let t01 = a.c0.add(&a.c1).mul(&b.c0.add(&b.c1)).sub(&v0).sub(&v1);
+        let t02 =
+            a.c0.add(&a.c2)
+                .mul(&b.c0.add(&b.c2))
+                .sub(&v0)
+                .add(&v1)
+                .sub(&v2);
+        Self {
+            c0: v0.add_mul_by_v(&t12),
+            c1: t01.add_mul_by_v(&v2),
+            c2: t02,
+        }
+    }
+
+    /// [`square`](Self::square) with direct GF(p⁴) products (backends without batches).
+    fn square_direct(&self) -> Self {
+        let a = self;
+        let s0 = a.c0.square();
+        let s1 = a.c1.mul(&a.c2).double();
+        let s2 = a.c0.sub(&a.c1).add(&a.c2).square();
+        let s3 = a.c0.mul(&a.c1).double();
+        let s4 = a.c2.square();
+        Self {
+            c0: s0.add_mul_by_v(&s1),
+            c1: s3.add_mul_by_v(&s4),
+            c2: s1.add(&s2).add(&s3).sub(&s0).sub(&s4),
+        }
+    }
+
+    /// [`mul_by_023`](Self::mul_by_023) with direct GF(p⁴) products (backends without batches).
+    fn mul_by_023_direct(&self, a: &Fp2<B>, b: &Fp2<B>, c: &Fp2<B>) -> Self {
+        let l0 = Fp4::new(*a, *c);
+        let f = self;
+        let f0l0 = f.c0.mul(&l0);
+        let f2l2 = f.c2.mul_by_fp2(b);
+        let f1l0 = f.c1.mul(&l0);
+        let f1l2 = f.c1.mul_by_fp2(b);
+        let cross = f.c0.add(&f.c2).mul(&Fp4::new(a.add(b), *c));
         Self {
             c0: f0l0.add_mul_by_v(&f1l2),
             c1: f1l0.add_mul_by_v(&f2l2),

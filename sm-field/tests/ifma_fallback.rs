@@ -31,3 +31,37 @@ fn scalar_and_vector_batches_agree() {
         }
     }
 }
+
+#[test]
+fn tower_formulas_agree_with_and_without_batches() {
+    use sm_field::{Fp12, Fp2, Fp4};
+    let mut rng = ChaCha20Rng::seed_from_u64(12);
+    for _ in 0..20 {
+        let x = Fp12::<Asm>::random(&mut rng);
+        let y = Fp12::<Asm>::random(&mut rng);
+        let (a, b, c) = (
+            Fp2::<Asm>::random(&mut rng),
+            Fp2::random(&mut rng),
+            Fp2::random(&mut rng),
+        );
+        let run = || {
+            (
+                x.mul(&y),
+                x.square(),
+                x.mul_by_023(&a, &b, &c),
+                Fp4::square_batch(&[x.c0, x.c1, x.c2]),
+            )
+        };
+        override_ifma(None);
+        let batched = run();
+        override_ifma(Some(false));
+        let direct = run();
+        override_ifma(None);
+        assert_eq!(batched, direct);
+        // And both equal the portable backend.
+        let xu = x.to_backend::<U64>();
+        assert_eq!(direct.0.to_backend::<U64>(), xu.mul(&y.to_backend()));
+        assert_eq!(direct.1.to_backend::<U64>(), xu.square());
+        assert_eq!(direct.3[1].to_backend::<U64>(), xu.c1.square());
+    }
+}
