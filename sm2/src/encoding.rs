@@ -202,7 +202,15 @@ impl<B: Backend> SecretKey<B> {
         let plain = cbc::Decryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into())
             .decrypt_padded_vec_mut::<cbc::cipher::block_padding::Pkcs7>(info.data.as_bytes())
             .map_err(|_| Error::Decryption)?;
-        let plain = Zeroizing::new(plain);
+        Self::from_decrypted_pkcs8(Zeroizing::new(plain))
+    }
+
+    /// Parses (and then wipes) the decrypted `PrivateKeyInfo` of
+    /// [`SecretKey::from_pkcs8_encrypted_der`]; any failure is the opaque [`Error::Decryption`]
+    /// (a wrong password). Kept out of line: the constant-time harness recognises this frame
+    /// (`ct-check/declassified.txt`).
+    #[inline(never)]
+    fn from_decrypted_pkcs8(plain: Zeroizing<Vec<u8>>) -> Result<Self, Error> {
         let pki = PrivateKeyInfo::from_der(&plain).map_err(|_| Error::Decryption)?;
         Self::try_from_pki(&pki).map_err(|_| Error::Decryption)
     }

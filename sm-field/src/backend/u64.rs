@@ -39,8 +39,10 @@ pub(crate) fn reduce_once(r: &Limbs, hi: u64, p: &Limbs) -> Limbs {
     let (s2, b) = sbb(r[2], p[2], b);
     let (s3, b) = sbb(r[3], p[3], b);
     let (_, b) = sbb(hi, 0, b);
-    // b = 1 means r < p: keep r.
-    let keep = b.wrapping_neg();
+    // b = 1 means r < p: keep r. `black_box`: in some inlining contexts (the batched
+    // cyclotomic squaring) LLVM turned this select into a branch on the borrow, which
+    // `cargo xtask ct` caught; the opaque mask keeps it a data-flow select (as in `u32`).
+    let keep = core::hint::black_box(b.wrapping_neg());
     [
         (r[0] & keep) | (s0 & !keep),
         (r[1] & keep) | (s1 & !keep),
@@ -68,7 +70,7 @@ impl Backend for U64 {
         let (r2, bw) = sbb(a[2], b[2], bw);
         let (r3, bw) = sbb(a[3], b[3], bw);
         // On borrow add p back.
-        let mask = bw.wrapping_neg();
+        let mask = core::hint::black_box(bw.wrapping_neg()); // see `reduce_once`
         let p = M::P;
         let (r0, c) = adc(r0, p[0] & mask, 0);
         let (r1, c) = adc(r1, p[1] & mask, c);
