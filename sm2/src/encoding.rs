@@ -17,6 +17,7 @@ use rand_core::CryptoRngCore;
 use sec1::{EcParameters, EcPrivateKey};
 use sm_field::Backend;
 use spki::{Document, EncodePublicKey, SubjectPublicKeyInfoRef};
+use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
 use crate::keys::{PublicKey, SecretKey};
@@ -56,6 +57,20 @@ fn check_algorithm(alg: &AlgorithmIdentifierRef<'_>) -> Result<(), Error> {
         return Err(Error::Encoding);
     }
     Ok(())
+}
+
+/// An RFC 5915 `ECPrivateKey` in strict DER: re-encoding the parsed structure must reproduce the
+/// input. (The `der` crate skips an unexpected lower-numbered context field, so a `[1]` public
+/// key retagged `[0]` would otherwise parse as a key without its public key, bypassing the
+/// consistency check.) The comparison is constant time; its outcome is the published decoding
+/// error.
+fn strict_ec_private_key(der: &[u8]) -> Result<EcPrivateKey<'_>, Error> {
+    let k = EcPrivateKey::from_der(der).map_err(|_| Error::Encoding)?;
+    let again = Zeroizing::new(k.to_der().map_err(|_| Error::Encoding)?);
+    if again.len() != der.len() || !bool::from(again.as_slice().ct_eq(der)) {
+        return Err(Error::Encoding);
+    }
+    Ok(k)
 }
 
 impl<B: Backend> SecretKey<B> {
@@ -226,7 +241,7 @@ impl<B: Backend> SecretKey<B> {
 
     fn try_from_pki(pki: &PrivateKeyInfo<'_>) -> Result<Self, Error> {
         check_algorithm(&pki.algorithm)?;
-        let k = EcPrivateKey::from_der(pki.private_key).map_err(|_| Error::Encoding)?;
+        let k = strict_ec_private_key(pki.private_key)?;
         Self::from_ec_private_key(&k)
     }
 }
@@ -320,7 +335,7 @@ impl<B: Backend> SecretKey<B> {
 
     /// From SEC1 `ECPrivateKey` DER.
     pub fn from_sec1_der(der: &[u8]) -> Result<Self, Error> {
-        let k = EcPrivateKey::from_der(der).map_err(|_| Error::Encoding)?;
+        let k = strict_ec_private_key(der)?;
         Self::from_ec_private_key(&k)
     }
 
