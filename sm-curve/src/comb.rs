@@ -9,7 +9,9 @@
 //! `2^(6(i+1)) ≤ 2^255 < n`, `a ≡ ±d·2^(6i) (mod n)` would be an integer equality, impossible as
 //! `|a| < 2^(6i) ≤ |d|·2^(6i)`. So only the top row (i = 42) uses the complete mixed addition.
 
-use subtle::{ConditionallySelectable, ConstantTimeEq};
+use subtle::ConditionallySelectable;
+#[cfg(feature = "alloc")]
+use subtle::ConstantTimeEq;
 
 use zeroize::Zeroize;
 
