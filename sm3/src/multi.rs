@@ -14,6 +14,8 @@ use crate::hasher::{pad, state_to_bytes};
 use crate::Error;
 
 /// One message in flight in a lane.
+// Lanes and the scheduler serve the x86_64 SIMD kernels only.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[derive(Clone, Copy)]
 struct Lane<'a> {
     msg: &'a [u8],
@@ -28,6 +30,7 @@ struct Lane<'a> {
     tail: [[u8; 64]; 2],
 }
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 impl<'a> Lane<'a> {
     fn new(msg: &'a [u8], index: usize) -> Self {
         let (blocks, rest) = msg.as_chunks::<64>();
@@ -65,6 +68,7 @@ impl<'a> Lane<'a> {
 
 /// Runs `msgs` through an `N`-lane compression function, writing `out[i] = SM3(msgs[i])`.
 /// When at most `stragglers` lanes are busy and no message waits, they finish single-stream.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn schedule<const N: usize>(
     msgs: &[&[u8]],
     out: &mut [[u8; DIGEST_LEN]],

@@ -27,6 +27,7 @@ pub(crate) type Mat = [u8; 8];
 /// f = x^8+x^7+x^6+x^5+x^4+x^2+1, the SM4 S-box field polynomial.
 pub(crate) const SM4_POLY: u16 = 0x1F5;
 /// x^8+x^4+x^3+x+1, the AES field polynomial (the one GFNI's `GF2P8AFFINEINVQB` inverts in).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const AES_POLY: u16 = 0x11B;
 /// The affine constant C of the S-box.
 pub(crate) const C: u8 = 0xD3;
@@ -266,18 +267,24 @@ pub(crate) const NORM_LIN: Mat = {
 // GFNI.
 
 /// M: GF(2)[x]/(f) → AES field isomorphism.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const M_AES: Mat = iso(AES_POLY);
 /// `GF2P8AFFINEQB` matrix M·A (as GFNI's qword: row i in byte 7−i).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const GFNI_IN: u64 = gfni_qword(&mat_mul(&M_AES, &A));
 /// `GF2P8AFFINEQB` constant M·C.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const GFNI_IN_C: u8 = mat_apply(&M_AES, C);
 /// `GF2P8AFFINEINVQB` matrix A·M⁻¹.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const GFNI_OUT: u64 = gfni_qword(&mat_mul(&A, &mat_inv(&M_AES)));
 /// `GF2P8AFFINEINVQB` constant C.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const GFNI_OUT_C: u8 = C;
 
 /// The GFNI encoding of a matrix: output bit i is parity(byte[7−i] & x) (Intel SDM,
 /// GF2P8AFFINEQB).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const fn gfni_qword(m: &Mat) -> u64 {
     let mut q = 0u64;
     let mut i = 0;

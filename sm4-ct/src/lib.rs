@@ -229,6 +229,7 @@ impl Sm4 {
 
     /// Encrypts or decrypts the first `n` (1..=16) of `blocks`; the others are scratch.
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn crypt16(&self, decrypt: bool, blocks: &mut [[u8; 16]; 16], n: usize) {
         match self.imp {
             Imp::Portable => portable::crypt_16(&self.bs_rk, decrypt, blocks),
