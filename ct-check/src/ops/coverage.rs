@@ -15,28 +15,16 @@
 use sm2::{Mode, PublicKey, SecretKey};
 use sm9::{EncMasterKey, EncUserKey, MacMode, SignMasterKey, SignUserKey};
 use sm_curve::sm9::{Sm9G1Curve, Sm9G2Curve};
-use sm_curve::{Affine, CombTable, CurveParams, Jacobian, PrecomputedTable, Sm2Curve};
+use sm_curve::{CombTable, CurveParams, Jacobian, PrecomputedTable, Sm2Curve};
 use sm_field::Field;
 use sm_pairing::{Gt, GtTable};
 
+use super::primitives::{coords, scalar};
 use super::sm2_ops::classify_part;
 use super::{ensure, public_rng, Op, Prepared, Secret};
 use crate::valgrind::{classify, declassify};
 
 const MSG: &[u8] = b"constant-time coverage message";
-
-fn coords<C: CurveParams>(p: &Affine<C>) -> Vec<u8> {
-    let l = <C::Base as Field>::ENCODED_LEN;
-    let mut out = vec![0u8; 2 * l];
-    p.x().write_bytes(&mut out[..l]);
-    p.y().write_bytes(&mut out[l..]);
-    out
-}
-
-/// The key as a scalar (`key < 2^255 < n`: never falls back).
-fn key_scalar<C: CurveParams>(s: &Secret) -> C::Scalar {
-    C::Scalar::read_bytes(&s.key).unwrap_or(<C::Scalar as Field>::ZERO)
-}
 
 /// A second secret scalar, from the nonce seed (top bit cleared, so below n).
 fn seed_scalar<C: CurveParams>(s: &Secret) -> C::Scalar {
@@ -55,13 +43,13 @@ fn public_point<C: CurveParams>() -> Jacobian<C> {
 
 /// `b·(a·P1)` by GLV for secret `a` (the point) and `b` (the scalar).
 fn g1_mul_endo(s: &Secret) -> Prepared {
-    let a = key_scalar::<Sm9G1Curve>(s);
+    let a = scalar::<Sm9G1Curve>(s);
     let b = seed_scalar::<Sm9G1Curve>(s);
     let p = Sm9G1Curve::mul_generator(&a);
     Prepared::new(
         move || coords(&p.mul_endo(&b).to_affine()),
         |s, out| {
-            let k = key_scalar::<Sm9G1Curve>(s) * seed_scalar::<Sm9G1Curve>(s);
+            let k = scalar::<Sm9G1Curve>(s) * seed_scalar::<Sm9G1Curve>(s);
             let want = Jacobian::<Sm9G1Curve>::generator().mul_vartime(&k);
             ensure(out == coords(&want.to_affine()), "GLV ≠ vartime")
         },
@@ -70,13 +58,13 @@ fn g1_mul_endo(s: &Secret) -> Prepared {
 
 /// `b·(a·P2)` by GLS for secret `a` (the point) and `b` (the scalar).
 fn g2_mul_endo(s: &Secret) -> Prepared {
-    let a = key_scalar::<Sm9G2Curve>(s);
+    let a = scalar::<Sm9G2Curve>(s);
     let b = seed_scalar::<Sm9G2Curve>(s);
     let q = Sm9G2Curve::mul_generator(&a);
     Prepared::new(
         move || coords(&q.mul_endo(&b).to_affine()),
         |s, out| {
-            let k = key_scalar::<Sm9G2Curve>(s) * seed_scalar::<Sm9G2Curve>(s);
+            let k = scalar::<Sm9G2Curve>(s) * seed_scalar::<Sm9G2Curve>(s);
             let want = Jacobian::<Sm9G2Curve>::generator().mul_vartime(&k);
             ensure(out == coords(&want.to_affine()), "GLS ≠ vartime")
         },
@@ -87,11 +75,11 @@ fn g2_mul_endo(s: &Secret) -> Prepared {
 fn runtime_comb<C: CurveParams>(s: &Secret) -> Prepared {
     let p = public_point::<C>();
     let table = PrecomputedTable::new(&p.to_affine());
-    let k = key_scalar::<C>(s);
+    let k = scalar::<C>(s);
     Prepared::new(
         move || coords(&table.mul(&k).to_affine()),
         move |s, out| {
-            let want = p.mul_vartime(&key_scalar::<C>(s));
+            let want = p.mul_vartime(&scalar::<C>(s));
             ensure(out == coords(&want.to_affine()), "comb ≠ vartime")
         },
     )

@@ -42,7 +42,8 @@ fn field_pow(s: &Secret) -> Prepared {
     )
 }
 
-fn coords<C: CurveParams>(p: &Affine<C>) -> Vec<u8> {
+/// The affine coordinates `x ‖ y` (the output compared by the point operations).
+pub(super) fn coords<C: CurveParams>(p: &Affine<C>) -> Vec<u8> {
     let l = <C::Base as Field>::ENCODED_LEN;
     let mut out = vec![0u8; 2 * l];
     p.x().write_bytes(&mut out[..l]);
@@ -50,7 +51,8 @@ fn coords<C: CurveParams>(p: &Affine<C>) -> Vec<u8> {
     out
 }
 
-fn scalar<C: CurveParams>(s: &Secret) -> C::Scalar {
+/// The secret key as a scalar of `C`.
+pub(super) fn scalar<C: CurveParams>(s: &Secret) -> C::Scalar {
     // `key < 2^255 < n`, so this never falls back (and selects without branching).
     C::Scalar::read_bytes(&s.key).unwrap_or(<C::Scalar as Field>::ZERO)
 }
