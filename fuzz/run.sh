@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds and runs the cargo-fuzz (libFuzzer + AddressSanitizer/LeakSanitizer) targets.
 #
-#   fuzz/run.sh [-t SECONDS_PER_TARGET] [-n RUNS_PER_TARGET] [-j JOBS] [TARGET...]
+#   fuzz/run.sh [-t SECONDS_PER_TARGET] [-n RUNS_PER_TARGET] [-j JOBS] [-C] [TARGET...]
 #
-# Defaults: every target, 30 s each. `-n 10000000` runs ten million executions per target.
+# Defaults: every target, 30 s each. `-n 10000000` runs ten million executions per target; with
+# `-j JOBS` the executions are shared out over JOBS parallel workers (one campaign, one corpus).
+# `-C` builds without libFuzzer's compare tracing (into target-ntc/): for long runs of the
+# differential target, whose RustCrypto peer spends ~40 % of its time in the compare hooks.
 # Needs a nightly toolchain (`-Zsanitizer`); installs cargo-fuzz from crates.io when missing and
 # seeds the corpora from the vector files (fuzz/seed.py) on first use. Prints the executions
 # per target and fails on any crash, panic, timeout, leak or out-of-memory.
@@ -13,11 +16,13 @@ cd "$(dirname "$0")"
 secs=30
 runs=0
 jobs=1
-while getopts "t:n:j:" opt; do
+build_args=(-O --debug-assertions)
+while getopts "t:n:j:C" opt; do
     case $opt in
         t) secs=$OPTARG ;;
         n) runs=$OPTARG; secs=0 ;;
         j) jobs=$OPTARG ;;
+        C) build_args+=(--no-trace-compares --target-dir target-ntc) ;;
         *) exit 2 ;;
     esac
 done
@@ -39,17 +44,21 @@ fi
 
 # Not every target dir is the default: keep fuzz builds out of the main target dirs.
 unset CARGO_TARGET_DIR
-cargo +nightly fuzz build -O --debug-assertions
+cargo +nightly fuzz build "${build_args[@]}"
 
 mkdir -p logs
 status=0
 printf '%-22s %14s %10s  %s\n' target executions exec/s result
 for t in "${targets[@]}"; do
     args=(-rss_limit_mb=4096 -timeout=20 -print_final_stats=1)
-    if [ "$runs" -gt 0 ]; then args+=(-runs="$runs"); else args+=(-max_total_time="$secs"); fi
+    if [ "$runs" -gt 0 ]; then
+        args+=(-runs=$(((runs + jobs - 1) / jobs)))
+    else
+        args+=(-max_total_time="$secs")
+    fi
     if [ "$jobs" -gt 1 ]; then args+=(-jobs="$jobs" -workers="$jobs"); fi
     log=logs/$t.log
-    if cargo +nightly fuzz run -O --debug-assertions "$t" "corpus/$t" -- "${args[@]}" >"$log" 2>&1; then
+    if cargo +nightly fuzz run "${build_args[@]}" "$t" "corpus/$t" -- "${args[@]}" >"$log" 2>&1; then
         result=ok
     else
         result="FAILED (see fuzz/$log)"
