@@ -386,6 +386,49 @@ fn key_encoding_rejections() {
     assert!(SecretKey::from_sec1_pem(&s1.replace("EC PRIVATE", "RSA PRIVATE")).is_err());
 }
 
+/// The PBKDF2 work an encrypted key can demand is bounded: counts above
+/// `MAX_PBKDF2_ITERATIONS` are refused when writing and rejected before any work when reading
+/// (fuzzing found a 300-byte key asking for 5.5 million iterations under the old bound).
+#[test]
+fn pbkdf2_iteration_bound() {
+    let sk = key(13);
+    let max = sm2::MAX_PBKDF2_ITERATIONS;
+    assert_eq!(max, 1 << 20);
+    for bad in [0, max + 1, u32::MAX] {
+        assert_eq!(
+            sk.to_pkcs8_encrypted_der_with_params(b"pw", &[7u8; 16], &[9u8; 16], bad),
+            Err(Error::Encoding)
+        );
+    }
+    // 0x010001 iterations is a 3-byte DER INTEGER, like 0x100000 (the bound) and 0x100001.
+    let enc = sk
+        .to_pkcs8_encrypted_der_with_params(b"pw", &[7u8; 16], &[9u8; 16], 0x01_0001)
+        .unwrap();
+    let at = enc
+        .windows(5)
+        .position(|w| w == [0x02, 0x03, 0x01, 0x00, 0x01])
+        .unwrap();
+    let with_count = |c: u32| {
+        let mut e = enc.clone();
+        e[at + 2..at + 5].copy_from_slice(&c.to_be_bytes()[1..]);
+        e
+    };
+    // `Encoding` (the parameters), not `Decryption`: refused before deriving a key.
+    assert_eq!(
+        SecretKey::from_pkcs8_encrypted_der(&with_count(max + 1), b"pw").err(),
+        Some(Error::Encoding)
+    );
+    assert_eq!(
+        SecretKey::from_pkcs8_encrypted_der(&with_count(0x7F_FFFF), b"pw").err(),
+        Some(Error::Encoding)
+    );
+    // At the bound the key is derived (another key, so the padding or the inner parse fails).
+    assert_eq!(
+        SecretKey::from_pkcs8_encrypted_der(&with_count(max), b"pw").err(),
+        Some(Error::Decryption)
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -108,7 +108,9 @@ macro_rules! impl_pkcs8 {
 
             /// [`to_encrypted_pkcs8_der`](Self::to_encrypted_pkcs8_der) with an explicit salt,
             /// IV and iteration count (for reproducible output; the salt and IV must be fresh
-            /// random values in real use).
+            /// random values in real use). The count must be in
+            /// `1..=`[`MAX_PBKDF2_ITERATIONS`](crate::MAX_PBKDF2_ITERATIONS), what decryption
+            /// accepts ([`Error::InvalidLength`] otherwise).
             pub fn to_encrypted_pkcs8_der_with(
                 &self,
                 password: &[u8],
@@ -120,7 +122,9 @@ macro_rules! impl_pkcs8 {
             }
 
             /// Decrypts an `EncryptedPrivateKeyInfo` DER; a wrong password is the opaque
-            /// [`Error::Decryption`].
+            /// [`Error::Decryption`]. An iteration count above
+            /// [`MAX_PBKDF2_ITERATIONS`](crate::MAX_PBKDF2_ITERATIONS) is rejected before any
+            /// work ([`Error::InvalidLength`]).
             pub fn from_encrypted_pkcs8_der(der: &[u8], password: &[u8]) -> Result<Self> {
                 Self::from_decrypted_pkcs8(crate::pkcs8::decrypt(der, password)?)
             }

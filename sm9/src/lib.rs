@@ -113,7 +113,7 @@ pub use keys::{
     EncMasterKey, EncMasterPublicKey, EncUserKey, ExchangeUserKey, SignMasterKey,
     SignMasterPublicKey, SignUserKey, HID_ENCRYPT, HID_EXCHANGE, HID_SIGN,
 };
-pub use pkcs8::DEFAULT_PBKDF2_ITERATIONS;
+pub use pkcs8::{DEFAULT_PBKDF2_ITERATIONS, MAX_PBKDF2_ITERATIONS};
 pub use prepared::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey};
 pub use sign::{
     sign, sign_prepared, verify, IdentitySigner, IdentityVerifier, Signature, Signer, Verifier,

@@ -453,3 +453,46 @@ fn batch_verification_reports_failures() {
         assert_eq!(res2, res);
     }
 }
+
+/// The PBKDF2 work an encrypted key can demand is bounded: counts above
+/// `MAX_PBKDF2_ITERATIONS` are refused when writing and rejected before any work when reading
+/// (fuzzing found a 300-byte key asking for 5.5 million iterations under the old bound, 2^24).
+#[test]
+fn pbkdf2_iteration_bound() {
+    let k = sm9::SignMasterKey::from_bytes(&[0x21; 32]).unwrap();
+    let max = sm9::MAX_PBKDF2_ITERATIONS;
+    assert_eq!(max, 1 << 20);
+    for bad in [0, max + 1, u32::MAX] {
+        assert_eq!(
+            k.to_encrypted_pkcs8_der_with(b"pw", &[7; 16], &[9; 16], bad)
+                .err(),
+            Some(Error::InvalidLength)
+        );
+    }
+    // 0x010001 iterations is a 3-byte DER INTEGER, like 0x100000 (the bound) and 0x100001.
+    let enc = k
+        .to_encrypted_pkcs8_der_with(b"pw", &[7; 16], &[9; 16], 0x01_0001)
+        .unwrap();
+    let at = enc
+        .windows(5)
+        .position(|w| w == [0x02, 0x03, 0x01, 0x00, 0x01])
+        .unwrap();
+    let with_count = |c: u32| {
+        let mut e = enc.clone();
+        e[at + 2..at + 5].copy_from_slice(&c.to_be_bytes()[1..]);
+        e
+    };
+    // `InvalidLength` (the parameters), not `Decryption`: refused before deriving a key.
+    for bad in [max + 1, 0x7F_FFFF] {
+        assert_eq!(
+            sm9::SignMasterKey::from_encrypted_pkcs8_der(&with_count(bad), b"pw").err(),
+            Some(Error::InvalidLength)
+        );
+    }
+    // At the bound the key is derived (another key, so the padding or the inner parse fails).
+    assert_eq!(
+        sm9::SignMasterKey::from_encrypted_pkcs8_der(&with_count(max), b"pw").err(),
+        Some(Error::Decryption)
+    );
+    assert!(sm9::SignMasterKey::from_encrypted_pkcs8_der(&enc, b"pw").is_ok());
+}
