@@ -82,13 +82,13 @@ fn time(p: &mut Prepared) -> f64 {
     ns
 }
 
-/// Runs `measurements` timings of `op` (half per class on average).
-pub fn run(op: &Op, measurements: u64, seed: u64) -> Outcome {
+/// Runs `measurements` timings of `op` (half per class on average). With `null`, the second
+/// class is the fixed secret too (an A/A control: any |t| ≥ 4.5 then comes from the harness or
+/// the machine, not from the code).
+pub fn run(op: &Op, measurements: u64, seed: u64, null: bool) -> Outcome {
+    let second = if null { Class::Fixed } else { Class::Random };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut pools = [
-        pool(op, Class::Fixed, &mut rng),
-        pool(op, Class::Random, &mut rng),
-    ];
+    let mut pools = [pool(op, Class::Fixed, &mut rng), pool(op, second, &mut rng)];
     // Warm-up: sets the crop thresholds (percentiles of both classes together).
     let warm = (measurements / 100).clamp(200, 10_000);
     let mut sample: Vec<f64> = (0..warm)
@@ -110,7 +110,7 @@ pub fn run(op: &Op, measurements: u64, seed: u64) -> Outcome {
             // Both classes get fresh allocations, so memory placement cannot differ by class
             // (refreshing only the random pool showed up as crop-only |t| of 5-14 in 10^6 runs).
             pools[0] = pool(op, Class::Fixed, &mut rng);
-            pools[1] = pool(op, Class::Random, &mut rng);
+            pools[1] = pool(op, second, &mut rng);
         }
         let c = (rng.next_u32() & 1) as usize;
         let i = rng.next_u32() as usize % POOL;

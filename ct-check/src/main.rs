@@ -5,7 +5,8 @@
 //! ct-check memcheck [--iterations N] [--only PREFIX,..]
 //!                                     # run under `valgrind --tool=memcheck`: secrets undefined
 //! ct-check dudect [--measurements N] [--all] [--only PREFIX,..] [--seed S] [--threshold T]
-//!                                     # Welch t-test, fixed vs random secrets; |t| per operation
+//!                 [--null]            # Welch t-test, fixed vs random secrets; |t| per operation
+//!                                     # (--null: fixed vs fixed, an A/A control of the harness)
 //! ct-check selftest                   # every operation once natively, outputs checked
 //! ```
 //!
@@ -49,6 +50,7 @@ struct Args {
     measurements: u64,
     only: Option<Vec<String>>,
     all: bool,
+    null: bool,
     seed: u64,
     threshold: f64,
 }
@@ -59,6 +61,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         measurements: 10_000,
         only: None,
         all: false,
+        null: false,
         seed: 1,
         threshold: 4.5,
     };
@@ -72,6 +75,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
             "--only" => a.only = Some(value()?.split(',').map(str::to_string).collect()),
             "--threshold" => a.threshold = value()?.parse().map_err(|e| format!("{e}"))?,
             "--all" => a.all = true,
+            "--null" => a.null = true,
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -153,8 +157,13 @@ fn main() -> ExitCode {
         }
         "dudect" => {
             println!(
-                "backend {}: dudect, {} measurements per operation (pass: |t| < {})",
+                "backend {}: dudect{}, {} measurements per operation (pass: |t| < {})",
                 backend_name(),
+                if a.null {
+                    " A/A control (fixed vs fixed)"
+                } else {
+                    ""
+                },
                 a.measurements,
                 a.threshold
             );
@@ -164,7 +173,7 @@ fn main() -> ExitCode {
             );
             let mut leaks = 0;
             for op in selected(&all, &a.only, a.all) {
-                let o = dudect::run(op, a.measurements, a.seed);
+                let o = dudect::run(op, a.measurements, a.seed, a.null);
                 let ok = o.t_max < a.threshold;
                 leaks += usize::from(!ok);
                 println!(

@@ -5,9 +5,10 @@
 //!     valgrind/memcheck: every operation of `ct-check` with its secrets marked undefined, per
 //!     backend; each error is attributed to the operation running (client messages in the XML
 //!     log) and must be explained by `ct-check/declassified.txt`, or the check fails.
-//! cargo xtask ct --dudect [--quick | --long] [--measurements N] [--all] [--only PREFIX,..]
+//! cargo xtask ct --dudect [--quick | --long] [--measurements N] [--all] [--only PREFIX,..] [--null]
 //!     Welch t-test, fixed vs random secrets, per operation and backend (|t| < 4.5 passes;
-//!     --quick: 20,000 measurements and |t| < 10, --long: 10^6 measurements).
+//!     --quick: 20,000 measurements and |t| < 10, --long: 10^6 measurements; --null: fixed vs
+//!     fixed, an A/A control that tells a harness or machine artefact from a leak).
 //! ```
 //!
 //! The harness binary is built in release mode once per backend
@@ -43,6 +44,7 @@ struct Opts {
     quick: bool,
     long: bool,
     all: bool,
+    null: bool,
     strict: bool,
     backends: Vec<String>,
     iterations: Option<u64>,
@@ -56,6 +58,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         quick: false,
         long: false,
         all: false,
+        null: false,
         strict: false,
         backends: default_backends(),
         iterations: None,
@@ -70,6 +73,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--quick" => o.quick = true,
             "--long" => o.long = true,
             "--all" => o.all = true,
+            "--null" => o.null = true,
             "--strict" => o.strict = true,
             "--backends" => o.backends = value()?.split(',').map(str::to_string).collect(),
             "--iterations" => o.iterations = Some(value()?.parse().map_err(|e| format!("{e}"))?),
@@ -152,6 +156,9 @@ fn dudect(o: &Opts) -> Result<(), String> {
         }
         if o.all {
             cmd.arg("--all");
+        }
+        if o.null {
+            cmd.arg("--null");
         }
         if let Some(only) = &o.only {
             cmd.args(["--only", only]);
