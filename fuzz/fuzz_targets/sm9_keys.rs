@@ -1,5 +1,6 @@
 //! SM9 key decoders: master public keys (raw, DER, PEM), master keys and user keys (DER,
-//! PKCS#8 DER/PEM), password-encrypted PKCS#8 (DER and PEM).
+//! PKCS#8 DER/PEM), password-encrypted PKCS#8 (DER and PEM), also as mutations of a valid
+//! encrypted key (so that the inner key parser is reached).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use sm9::{
@@ -9,7 +10,7 @@ use sm9::{
 
 fuzz_target!(|data: &[u8]| {
     let (sel, rest) = sm_fuzz::split1(data);
-    match sel % 4 {
+    match sel % 5 {
         0 => {
             if let Ok(p) = SignMasterPublicKey::from_bytes(rest) {
                 assert_eq!(
@@ -50,15 +51,36 @@ fuzz_target!(|data: &[u8]| {
             let _ = ExchangeUserKey::from_der(rest);
             let _ = SignUserKey::from_pkcs8_der(rest);
             let _ = EncUserKey::from_pkcs8_der(rest);
-            let _ = SignUserKey::from_encrypted_pkcs8_der(rest, b"password");
+            let _ = SignUserKey::from_encrypted_pkcs8_der(rest, sm_fuzz::PASSWORD);
         }
-        _ => {
+        3 => {
             if let Ok(text) = std::str::from_utf8(rest) {
                 let _ = SignMasterPublicKey::from_pem(text);
                 let _ = EncMasterPublicKey::from_pem(text);
                 let _ = SignMasterKey::from_pkcs8_pem(text);
                 let _ = EncUserKey::from_pkcs8_pem(text);
-                let _ = SignUserKey::from_encrypted_pem(text, b"password");
+                let _ = SignUserKey::from_encrypted_pem(text, sm_fuzz::PASSWORD);
+            }
+        }
+        // A valid encrypted key, XOR-patched and possibly cut (selector bit 7 and the next byte).
+        _ => {
+            let e = sm_fuzz::encrypted();
+            let alice = sm_fuzz::sm9().alice_sign.ds_bytes();
+            let (keep, patch) = match (sel & 0x80 != 0, rest.split_first()) {
+                (true, Some((&k, p))) => (Some(usize::from(k)), p),
+                _ => (None, rest),
+            };
+            let (der, same) = sm_fuzz::mutate(&e.sm9_der, patch, keep);
+            let r = SignUserKey::from_encrypted_pkcs8_der(&der, sm_fuzz::PASSWORD);
+            if same {
+                assert_eq!(r.expect("the valid key").ds_bytes(), alice);
+            }
+            let (pem, same) = sm_fuzz::mutate(e.sm9_pem.as_bytes(), patch, keep);
+            if let Ok(text) = std::str::from_utf8(&pem) {
+                let r = SignUserKey::from_encrypted_pem(text, sm_fuzz::PASSWORD);
+                if same {
+                    assert_eq!(r.expect("the valid key").ds_bytes(), alice);
+                }
             }
         }
     }
