@@ -65,7 +65,7 @@ fuzz_target!(|data: &[u8]| {
         // A valid encrypted key, XOR-patched and possibly cut (selector bit 7 and the next byte).
         _ => {
             let e = sm_fuzz::encrypted();
-            let alice = sm_fuzz::sm9().alice_sign.ds_bytes();
+            let alice = || sm_fuzz::sm9().alice_sign.ds_bytes();
             let (keep, patch) = match (sel & 0x80 != 0, rest.split_first()) {
                 (true, Some((&k, p))) => (Some(usize::from(k)), p),
                 _ => (None, rest),
@@ -73,13 +73,13 @@ fuzz_target!(|data: &[u8]| {
             let (der, same) = sm_fuzz::mutate(&e.sm9_der, patch, keep);
             let r = SignUserKey::from_encrypted_pkcs8_der(&der, sm_fuzz::PASSWORD);
             if same {
-                assert_eq!(r.expect("the valid key").ds_bytes(), alice);
+                assert_eq!(r.expect("the valid key").ds_bytes(), alice());
             }
             let (pem, same) = sm_fuzz::mutate(e.sm9_pem.as_bytes(), patch, keep);
             if let Ok(text) = std::str::from_utf8(&pem) {
                 let r = SignUserKey::from_encrypted_pem(text, sm_fuzz::PASSWORD);
                 if same {
-                    assert_eq!(r.expect("the valid key").ds_bytes(), alice);
+                    assert_eq!(r.expect("the valid key").ds_bytes(), alice());
                 }
             }
         }
