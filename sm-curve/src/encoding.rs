@@ -38,6 +38,8 @@ impl fmt::Display for Error {
     }
 }
 
+impl core::error::Error for Error {}
+
 impl<C: CurveParams> Affine<C> {
     /// Length of the uncompressed encoding `04‖x‖y`.
     pub const UNCOMPRESSED_LEN: usize = 1 + 2 * C::Base::ENCODED_LEN;

@@ -39,6 +39,8 @@ impl fmt::Display for GtDecodeError {
     }
 }
 
+impl core::error::Error for GtDecodeError {}
+
 /// `table[|d| − 1]` (or 1 for d = 0), conjugated (inverted, on GT) when d < 0. Reads every
 /// entry.
 #[inline]

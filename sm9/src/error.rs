@@ -58,8 +58,7 @@ impl fmt::Display for Error {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 impl From<der::Error> for Error {
     fn from(_: der::Error) -> Self {
