@@ -131,6 +131,13 @@ impl<B: Backend> SecretKey<B> {
         SecretDocument::encode_msg(&pki).map_err(|_| Error::Encoding)
     }
 
+    /// PKCS#8 `PrivateKeyInfo` DER in GmSSL's layout: the inner `ECPrivateKey` also names the
+    /// curve (`[0] parameters`). [`EncodePrivateKey`] writes OpenSSL's layout, which leaves it
+    /// out; GmSSL and OpenSSL read both, and so does [`DecodePrivateKey`](pkcs8::DecodePrivateKey).
+    pub fn to_pkcs8_der_gmssl(&self) -> Result<SecretDocument, Error> {
+        self.pkcs8_der(true)
+    }
+
     /// PKCS#8 `EncryptedPrivateKeyInfo` DER as GmSSL writes it: PBES2 with PBKDF2-HMAC-SM3
     /// (65536 iterations, 16-byte key, random 16-byte salt) and SM4-CBC (random IV, PKCS#7
     /// padding) over the PKCS#8 `PrivateKeyInfo`.
