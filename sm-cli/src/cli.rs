@@ -68,29 +68,58 @@ pub struct InArgs {
     pub input: PathBuf,
 }
 
-/// A distinguishing identifier, as text or hex.
+/// A distinguishing identifier, as text, hex or a file.
 #[derive(Args, Debug, Clone)]
 pub struct IdArgs {
     /// Distinguishing ID as text (default "1234567812345678"; OpenSSL's default is the empty ID).
-    #[arg(long, value_name = "ID", conflicts_with = "id_hex")]
+    #[arg(long, value_name = "ID", conflicts_with_all = ["id_hex", "id_file"])]
     pub id: Option<String>,
-    /// Distinguishing ID in hexadecimal.
-    #[arg(long, value_name = "HEX")]
+    /// Distinguishing ID in hexadecimal (whitespace between digits is ignored).
+    #[arg(long, value_name = "HEX", conflicts_with = "id_file")]
     pub id_hex: Option<String>,
+    /// Distinguishing ID read from FILE (at most 1 MiB; leading and trailing whitespace, such as
+    /// the final newline, is not part of the ID: use --id-hex for such IDs).
+    #[arg(long, value_name = "FILE")]
+    pub id_file: Option<PathBuf>,
 }
 
 impl IdArgs {
     /// The ID bytes, or `default` when none was given.
     pub fn bytes(&self, default: Option<&[u8]>) -> Result<Vec<u8>> {
-        match (&self.id, &self.id_hex) {
-            (Some(s), _) => Ok(s.as_bytes().to_vec()),
-            (None, Some(h)) => hex::decode(h.trim())
-                .map_err(|e| Error::Usage(format!("--id-hex is not valid hex: {e}"))),
-            (None, None) => default.map(<[u8]>::to_vec).ok_or_else(|| {
-                Error::Usage("an identity is required: give --id or --id-hex".into())
+        match (&self.id, &self.id_hex, &self.id_file) {
+            (Some(s), _, _) => Ok(s.as_bytes().to_vec()),
+            (None, Some(h), _) => parse_hex(h, "--id-hex"),
+            (None, None, Some(f)) => {
+                let data = crate::io::read_bounded(f, crate::io::MAX_SMALL_INPUT, "ID file")?;
+                Ok(data.trim_ascii().to_vec())
+            }
+            (None, None, None) => default.map(<[u8]>::to_vec).ok_or_else(|| {
+                Error::Usage("an identity is required: give --id, --id-hex or --id-file".into())
             }),
         }
     }
+
+    /// `("--id-file", path)` for the standard-input accounting.
+    pub fn reader(&self) -> (&'static str, Option<&std::path::Path>) {
+        ("--id-file", self.id_file.as_deref())
+    }
+}
+
+/// Hexadecimal from option `opt`, ignoring whitespace.
+pub fn parse_hex(text: &str, opt: &str) -> Result<Vec<u8>> {
+    let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    if let Some(p) = digits.iter().position(|b| !b.is_ascii_hexdigit()) {
+        return Err(Error::Usage(format!(
+            "{opt} is not valid hex: {} is not a hex digit",
+            crate::error::quote_bytes(&digits[p..p + 1])
+        )));
+    }
+    hex::decode(&digits).map_err(|_| {
+        Error::Usage(format!(
+            "{opt} is not valid hex: an odd number of digits ({})",
+            digits.len()
+        ))
+    })
 }
 
 /// Where a newly written key goes.
@@ -128,9 +157,10 @@ pub struct Sm2Keygen {
     pub pubout: Option<PathBuf>,
     #[command(flatten)]
     pub pass: PassArgs,
-    /// Password-based encryption to use with a password.
-    #[arg(long, value_enum, default_value_t = Pbe::Gmssl)]
-    pub pbe: Pbe,
+    /// Password-based encryption to use with the password (default gmssl; needs --pass-env or
+    /// --pass-file).
+    #[arg(long, value_enum)]
+    pub pbe: Option<Pbe>,
     #[command(flatten)]
     pub key_out: KeyOutArgs,
 }

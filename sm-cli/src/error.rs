@@ -38,16 +38,70 @@ impl Error {
     /// An I/O error on `path` (`-` is standard input / output).
     pub fn io(path: &Path, action: &str, e: &std::io::Error) -> Self {
         let name = if path.as_os_str() == "-" {
-            "standard stream".to_string()
+            if action == "write" {
+                "standard output".to_string()
+            } else {
+                "standard input".to_string()
+            }
         } else {
-            path.display().to_string()
+            quote(path)
         };
-        // `io::Error`'s Display of an OS error is "No such file or directory (os error 2)": keep
-        // the readable part only.
-        let msg = e.to_string();
-        let msg = msg.split(" (os error").next().unwrap_or(&msg).to_string();
-        Error::Input(format!("cannot {action} {name}: {msg}"))
+        Error::Input(format!("cannot {action} {name}: {}", io_reason(e)))
     }
+}
+
+/// The readable part of an I/O error: `io::Error`'s Display of an OS error is "No such file or
+/// directory (os error 2)".
+pub fn io_reason(e: &std::io::Error) -> String {
+    let msg = e.to_string();
+    escape(msg.split(" (os error").next().unwrap_or(&msg).as_bytes())
+}
+
+/// Whether `c` must not reach a terminal raw: control characters (C0, DEL, C1) and the
+/// Unicode bidirectional controls that reorder what follows.
+fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `bytes` as text safe for a terminal and for a one-line message: `\\`, `\n`, `\r`, `\t` and
+/// `\xHH` / `\u{…}` for other control characters and for bytes that are not UTF-8.
+pub fn escape(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if is_unsafe_char(c) && (c as u32) < 0x100 => {
+                    out.push_str(&format!("\\x{:02x}", c as u32))
+                }
+                c if is_unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// Whether [`escape`] changes `bytes`.
+pub fn needs_escape(bytes: &[u8]) -> bool {
+    escape(bytes).as_bytes() != bytes
+}
+
+/// A path for a message: in single quotes, escaped ([`escape`]; a quote inside is `\'`).
+pub fn quote(path: &Path) -> String {
+    quote_bytes(path.as_os_str().as_encoded_bytes())
+}
+
+/// Text from an input (a PEM label, an environment variable name) for a message: quoted, escaped.
+pub fn quote_bytes(bytes: &[u8]) -> String {
+    format!("'{}'", escape(bytes).replace('\'', "\\'"))
 }
 
 impl fmt::Display for Error {

@@ -1,19 +1,34 @@
 //! Inputs (files or `-` for standard input), outputs (files or standard output) and the
 //! text encodings of binary objects.
+//!
+//! Inputs: every reader of standard input (`-`, `/dev/stdin`, `/dev/fd/0`, `--pass-file -`) is
+//! counted and two are refused; every input read whole has a documented bound, checked while
+//! reading ([`MAX_SMALL_INPUT`], [`MAX_DATA`], [`MAX_PASSWORD`]).
+//!
+//! Outputs ([`Outputs`]): all outputs of a command are checked (distinct, writable directory,
+//! standard output open) before anything is written; each file is written to a temporary file
+//! in its directory, synced, given its final mode (0600 for secrets, else the mode of the file
+//! it replaces) and renamed into place, so a failing command leaves every existing output as it
+//! was and creates none. Devices and FIFOs (`/dev/null`, `/dev/stdout`) are written directly.
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use clap::ValueEnum;
 
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 
 /// Chunk size of streamed inputs.
 const CHUNK: usize = 64 * 1024;
-/// Largest key, signature or ciphertext file read whole (plaintexts are not limited).
-pub const MAX_SMALL_INPUT: u64 = 16 * 1024 * 1024;
+/// Largest key, signature, encapsulation or ID file (read whole).
+pub const MAX_SMALL_INPUT: u64 = 1024 * 1024;
+/// Largest plaintext or ciphertext of `encrypt` / `decrypt` (read whole; after decoding hex or
+/// base64). Larger data wants a KEM and a symmetric cipher.
+pub const MAX_DATA: u64 = 256 * 1024 * 1024;
+/// Longest password (the first line of `--pass-file`).
+pub const MAX_PASSWORD: usize = 1024;
 
 /// How a binary object (signature, ciphertext, encapsulation, shared key) is written and read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -28,63 +43,105 @@ pub enum Encoding {
 }
 
 impl Encoding {
-    /// Encodes `data` for output.
-    pub fn encode(self, data: &[u8]) -> Vec<u8> {
+    /// Writes `data` encoded to `w`, chunk by chunk (no second copy of large data).
+    pub fn write_to(self, w: &mut dyn Write, data: &[u8]) -> io::Result<()> {
+        // A multiple of 3 bytes, so that base64 chunks concatenate without padding.
+        const STEP: usize = 3 * 16 * 1024;
         match self {
-            Encoding::Raw => data.to_vec(),
+            Encoding::Raw => w.write_all(data),
             Encoding::Hex => {
-                let mut s = hex::encode(data).into_bytes();
-                s.push(b'\n');
-                s
+                for c in data.chunks(STEP) {
+                    w.write_all(hex::encode(c).as_bytes())?;
+                }
+                w.write_all(b"\n")
             }
             Encoding::Base64 => {
-                let mut s = base64::engine::general_purpose::STANDARD
-                    .encode(data)
-                    .into_bytes();
-                s.push(b'\n');
-                s
+                for c in data.chunks(STEP) {
+                    w.write_all(
+                        base64::engine::general_purpose::STANDARD
+                            .encode(c)
+                            .as_bytes(),
+                    )?;
+                }
+                w.write_all(b"\n")
             }
-        }
-    }
-
-    /// Decodes input written in this encoding; `what` names the object in error messages.
-    pub fn decode(self, data: &[u8], what: &str) -> std::result::Result<Vec<u8>, String> {
-        let compact = || -> Vec<u8> {
-            data.iter()
-                .copied()
-                .filter(|b| !b.is_ascii_whitespace())
-                .collect()
-        };
-        match self {
-            Encoding::Raw => Ok(data.to_vec()),
-            Encoding::Hex => {
-                hex::decode(compact()).map_err(|e| format!("{what} is not valid hex: {e}"))
-            }
-            Encoding::Base64 => base64::engine::general_purpose::STANDARD
-                .decode(compact())
-                .map_err(|e| format!("{what} is not valid base64: {e}")),
         }
     }
 }
 
-/// Whether `path` names standard input / output.
-pub fn is_std(path: &Path) -> bool {
+/// Whether `path` names standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    matches!(
+        path.as_os_str().as_encoded_bytes(),
+        b"-" | b"/dev/stdin" | b"/dev/fd/0" | b"/proc/self/fd/0"
+    )
+}
+
+/// Whether `path` names standard output.
+pub fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// Opens `path` (or standard input for `-`) for reading.
+/// Whether standard stream `fd` (0 or 1) was closed when the process started: the Rust runtime
+/// then opens `/dev/null` read-write in its place, which no shell redirection does (`>/dev/null`
+/// is write-only, `</dev/null` read-only). Linux only (elsewhere: never).
+fn std_stream_closed(fd: u8) -> bool {
+    let null = std::fs::read_link(format!("/proc/self/fd/{fd}"))
+        .is_ok_and(|t| t.as_os_str() == "/dev/null");
+    null && std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")).is_ok_and(|info| {
+        info.lines()
+            .find_map(|l| l.strip_prefix("flags:"))
+            .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+            .is_some_and(|f| f & 3 == 2)
+    })
+}
+
+/// Checks that standard input is used by at most one of the named inputs (`None`: not given).
+pub fn check_single_stdin(inputs: &[(&str, Option<&Path>)]) -> Result<()> {
+    let users: Vec<&str> = inputs
+        .iter()
+        .filter(|(_, p)| p.is_some_and(is_stdin))
+        .map(|(n, _)| *n)
+        .collect();
+    match users.as_slice() {
+        [] | [_] => Ok(()),
+        [a, b] => Err(Error::Usage(format!(
+            "standard input can feed only one input, but {a} and {b} both read it"
+        ))),
+        [first @ .., last] => Err(Error::Usage(format!(
+            "standard input can feed only one input, but {} and {last} all read it",
+            first.join(", ")
+        ))),
+    }
+}
+
+/// Opens `path` (or standard input) for reading; refuses directories.
 pub fn open(path: &Path) -> Result<Box<dyn Read>> {
-    if is_std(path) {
-        Ok(Box::new(io::stdin().lock()))
-    } else {
-        let f = File::open(path).map_err(|e| Error::io(path, "open", &e))?;
-        if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
-            return Err(Error::Input(format!(
-                "cannot read {}: is a directory",
-                path.display()
-            )));
+    if path.as_os_str() == "-" {
+        if std_stream_closed(0) {
+            return Err(Error::Input(
+                "cannot read standard input: it is closed".into(),
+            ));
         }
-        Ok(Box::new(f))
+        return Ok(Box::new(io::stdin().lock()));
+    }
+    let f = File::open(path).map_err(|e| Error::io(path, "open", &e))?;
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(Error::Input(format!(
+            "cannot read {}: is a directory",
+            quote(path)
+        )));
+    }
+    Ok(Box::new(f))
+}
+
+fn read_some(r: &mut dyn Read, buf: &mut [u8], path: &Path) -> Result<usize> {
+    loop {
+        match r.read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::io(path, "read", &e)),
+        }
     }
 }
 
@@ -94,90 +151,391 @@ pub fn stream(path: &Path, mut f: impl FnMut(&[u8])) -> Result<u64> {
     let mut buf = vec![0u8; CHUNK];
     let mut total = 0u64;
     loop {
-        match r.read(&mut buf) {
-            Ok(0) => return Ok(total),
-            Ok(n) => {
-                f(&buf[..n]);
-                total += n as u64;
+        let n = read_some(&mut r, &mut buf, path)?;
+        if n == 0 {
+            return Ok(total);
+        }
+        f(&buf[..n]);
+        total += n as u64;
+    }
+}
+
+fn too_large(path: &Path, what: &str, max: u64) -> Error {
+    let name = if path.as_os_str() == "-" {
+        "standard input".to_string()
+    } else {
+        quote(path)
+    };
+    Error::Input(format!("{what} {name} is larger than {max} bytes"))
+}
+
+/// Reads all of `path`, at most `max` bytes (checked while reading: an endless input stops at
+/// the bound).
+pub fn read_bounded(path: &Path, max: u64, what: &str) -> Result<Vec<u8>> {
+    let r = open(path)?;
+    let mut out = Vec::new();
+    if path.as_os_str() != "-" {
+        if let Ok(m) = std::fs::metadata(path) {
+            if m.is_file() {
+                if m.len() > max {
+                    return Err(too_large(path, what, max));
+                }
+                out.reserve_exact(m.len() as usize + 1);
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(Error::io(path, "read", &e)),
+        }
+    }
+    r.take(max + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| Error::io(path, "read", &e))?;
+    if out.len() as u64 > max {
+        return Err(too_large(path, what, max));
+    }
+    Ok(out)
+}
+
+/// Reads `path` written in `encoding` and decodes it while reading: at most `max` decoded bytes
+/// (and, for text, at most 3·`max` bytes of text including whitespace). A decoding error is
+/// [`Error::Failed`] (the input is not what it claims to be).
+pub fn read_decoded(path: &Path, encoding: Encoding, max: u64, what: &str) -> Result<Vec<u8>> {
+    if encoding == Encoding::Raw {
+        return read_bounded(path, max, what);
+    }
+    let mut r = open(path)?;
+    let mut buf = vec![0u8; CHUNK];
+    let mut pending: Vec<u8> = Vec::new();
+    let mut out = Vec::new();
+    let (mut total, mut padded) = (0u64, false);
+    let bad = |why: &str| {
+        Error::Failed(format!(
+            "{what} is not valid {}: {why}",
+            if encoding == Encoding::Hex {
+                "hex"
+            } else {
+                "base64"
+            }
+        ))
+    };
+    loop {
+        let n = read_some(&mut r, &mut buf, path)?;
+        total += n as u64;
+        if total > max.saturating_mul(3) {
+            return Err(too_large(path, what, max));
+        }
+        pending.extend(
+            buf[..n]
+                .iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace()),
+        );
+        let usable = match (encoding, n) {
+            (Encoding::Hex, _) => pending.len() & !1,
+            (_, 0) => pending.len(),
+            _ => pending.len() / 4 * 4,
+        };
+        if usable > 0 {
+            if padded {
+                return Err(bad("data after the padding"));
+            }
+            match encoding {
+                Encoding::Hex => {
+                    let start = out.len();
+                    out.resize(start + usable / 2, 0);
+                    hex::decode_to_slice(&pending[..usable], &mut out[start..])
+                        .map_err(|_| bad("a character that is not a hex digit"))?;
+                }
+                _ => {
+                    padded = pending[usable - 1] == b'=';
+                    base64::engine::general_purpose::STANDARD
+                        .decode_vec(&pending[..usable], &mut out)
+                        .map_err(|_| {
+                            bad("a character, padding or length that base64 does not allow")
+                        })?;
+                }
+            }
+            pending.drain(..usable);
+            if out.len() as u64 > max {
+                return Err(too_large(path, what, max));
+            }
+        }
+        if n == 0 {
+            return match pending.is_empty() {
+                true => Ok(out),
+                false => Err(bad("an odd number of hex digits")),
+            };
         }
     }
 }
 
-/// Reads all of `path` (plaintexts: no size limit).
-pub fn read_all(path: &Path) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    open(path)?
-        .read_to_end(&mut out)
+/// The first line of `path` (without `\n` or `\r\n`), at most `max` bytes; reads no further
+/// than the first newline.
+pub fn read_first_line(path: &Path, max: usize, what: &str) -> Result<Vec<u8>> {
+    let mut r = io::BufReader::new(open(path)?);
+    let mut line = Vec::new();
+    r.by_ref()
+        .take(max as u64 + 2)
+        .read_until(b'\n', &mut line)
         .map_err(|e| Error::io(path, "read", &e))?;
-    Ok(out)
-}
-
-/// Reads a small object (key, signature, ciphertext file) of at most [`MAX_SMALL_INPUT`] bytes.
-pub fn read_small(path: &Path, what: &str) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    open(path)?
-        .take(MAX_SMALL_INPUT + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| Error::io(path, "read", &e))?;
-    if out.len() as u64 > MAX_SMALL_INPUT {
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    if line.len() > max {
+        line.iter_mut().for_each(|b| *b = 0);
         return Err(Error::Input(format!(
-            "{what} {} is larger than {MAX_SMALL_INPUT} bytes",
-            path.display()
+            "{what} in {} is longer than {max} bytes",
+            quote(path)
         )));
     }
-    Ok(out)
+    Ok(line)
 }
 
-/// Writes `data` to `path` (standard output for `-`). Files holding secrets are created with
-/// mode 0600 on Unix.
-pub fn write(path: &Path, data: &[u8], secret: bool) -> Result<()> {
-    if is_std(path) {
-        let mut out = io::stdout().lock();
-        return out
-            .write_all(data)
-            .and_then(|()| out.flush())
-            .map_err(|e| Error::io(path, "write", &e));
+/// Writes `data` to standard output now (for line-by-line output); a closed or failing standard
+/// output is an error.
+pub fn print(data: &[u8]) -> Result<()> {
+    if std_stream_closed(1) {
+        return Err(stdout_closed());
     }
+    let mut out = io::stdout().lock();
+    out.write_all(data)
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::io(Path::new("-"), "write", &e))
+}
+
+fn stdout_closed() -> Error {
+    Error::Input("cannot write standard output: it is closed".into())
+}
+
+/// Where one planned output goes.
+enum Target {
+    /// Standard output.
+    Stdout,
+    /// An existing device or FIFO, written in place.
+    Direct(PathBuf),
+    /// A regular file: written to `tmp` (open), then renamed to `dest`.
+    Atomic {
+        dest: PathBuf,
+        tmp: PathBuf,
+        file: Option<File>,
+        mode: Option<u32>,
+    },
+}
+
+/// The outputs of one command, checked before anything is written and written all or nothing
+/// (see the module documentation). Temporary files left by a failure are removed on drop.
+pub struct Outputs {
+    targets: Vec<Target>,
+}
+
+/// Identity of an existing file: (device, inode).
+type FileId = (u64, u64);
+
+/// Identity of an existing file.
+#[cfg(unix)]
+fn identity(m: &std::fs::Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    Some((m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_: &std::fs::Metadata) -> Option<FileId> {
+    None
+}
+
+#[cfg(unix)]
+fn mode_of(m: &std::fs::Metadata) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(m.permissions().mode() & 0o7777)
+}
+
+#[cfg(not(unix))]
+fn mode_of(_: &std::fs::Metadata) -> Option<u32> {
+    None
+}
+
+fn cannot_write(path: &Path, why: &str) -> Error {
+    Error::Input(format!("cannot write {}: {why}", quote(path)))
+}
+
+/// Creates a new temporary file next to `dest` (mode 0600 for secrets, else 0666 less umask).
+fn create_temp(dest: &Path, secret: bool) -> Result<(PathBuf, File)> {
+    let dir = dest.parent().unwrap_or(Path::new("."));
+    let base = dest.file_name().unwrap_or_default().to_string_lossy();
     let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
+    opts.write(true).create_new(true);
     #[cfg(unix)]
-    if secret {
+    {
         use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
+        opts.mode(if secret { 0o600 } else { 0o666 });
     }
     #[cfg(not(unix))]
     let _ = secret;
-    let mut f = opts.open(path).map_err(|e| Error::io(path, "create", &e))?;
-    f.write_all(data)
-        .and_then(|()| f.flush())
-        .map_err(|e| Error::io(path, "write", &e))
+    for n in 0u32.. {
+        let tmp = dir.join(format!(".{base}.{}.{n}.smtool-tmp", std::process::id()));
+        match opts.open(&tmp) {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => {}
+            Err(e) => return Err(Error::io(dest, "write", &e)),
+        }
+    }
+    unreachable!("the loop returns")
 }
 
-/// Checks that standard input is used by at most one of the named inputs.
-pub fn check_single_stdin(inputs: &[(&str, &Path)]) -> Result<()> {
-    let users: Vec<&str> = inputs
-        .iter()
-        .filter(|(_, p)| is_std(p))
-        .map(|(n, _)| *n)
-        .collect();
-    if users.len() > 1 {
-        return Err(Error::Usage(format!(
-            "standard input can feed only one input, but {} all read '-'",
-            users.join(" and ")
-        )));
+impl Outputs {
+    /// Checks the outputs `(option, path, secret)` of a command and prepares them: at most one
+    /// on standard output, no two on the same file, each directory writable (a temporary file
+    /// is created there now), standard output open.
+    pub fn plan(outputs: &[(&str, &Path, bool)]) -> Result<Self> {
+        let mut plan = Outputs {
+            targets: Vec::new(),
+        };
+        // (option, canonical destination, identity when it exists)
+        let mut seen: Vec<(&str, PathBuf, Option<FileId>)> = Vec::new();
+        for &(opt, path, secret) in outputs {
+            if is_stdout(path) {
+                if let Some((other, ..)) = seen.iter().find(|(_, p, _)| is_stdout(p)) {
+                    return Err(Error::Usage(format!(
+                        "{other} and {opt} cannot both be standard output"
+                    )));
+                }
+                if std_stream_closed(1) {
+                    return Err(stdout_closed());
+                }
+                seen.push((opt, path.to_path_buf(), None));
+                plan.targets.push(Target::Stdout);
+                continue;
+            }
+            let (dest, id, meta) = match std::fs::metadata(path) {
+                Ok(m) if m.is_dir() => return Err(cannot_write(path, "is a directory")),
+                Ok(m) => {
+                    let dest =
+                        std::fs::canonicalize(path).map_err(|e| Error::io(path, "write", &e))?;
+                    (dest, identity(&m), Some(m))
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    let name = path
+                        .file_name()
+                        .filter(|_| !path.as_os_str().as_encoded_bytes().ends_with(b"/"))
+                        .ok_or_else(|| cannot_write(path, "not a file name"))?;
+                    let parent = match path.parent() {
+                        Some(p) if !p.as_os_str().is_empty() => p,
+                        _ => Path::new("."),
+                    };
+                    let dir = std::fs::canonicalize(parent).map_err(|e| {
+                        cannot_write(path, &format!("directory: {}", crate::error::io_reason(&e)))
+                    })?;
+                    if !dir.is_dir() {
+                        return Err(cannot_write(path, "its parent is not a directory"));
+                    }
+                    (dir.join(name), None, None)
+                }
+                Err(e) => return Err(Error::io(path, "write", &e)),
+            };
+            if let Some((other, ..)) = seen
+                .iter()
+                .find(|(_, d, i)| *d == dest || (id.is_some() && *i == id))
+            {
+                return Err(Error::Usage(format!(
+                    "{other} and {opt} name the same file ({}): each output needs its own",
+                    quote(path)
+                )));
+            }
+            seen.push((opt, dest.clone(), id));
+            match meta {
+                Some(m) if !m.is_file() => plan.targets.push(Target::Direct(dest)),
+                _ => {
+                    let (tmp, file) = create_temp(&dest, secret)?;
+                    let mode = if secret {
+                        Some(0o600)
+                    } else {
+                        meta.as_ref().and_then(mode_of)
+                    };
+                    plan.targets.push(Target::Atomic {
+                        dest,
+                        tmp,
+                        file: Some(file),
+                        mode,
+                    });
+                }
+            }
+        }
+        Ok(plan)
     }
-    Ok(())
+
+    /// Writes `data[i]` (encoded as given) to output `i` and renames the files into place.
+    pub fn commit(mut self, data: &[(&[u8], Encoding)]) -> Result<()> {
+        assert_eq!(data.len(), self.targets.len(), "one datum per output");
+        // Files first: nothing is renamed before all are written and synced.
+        for (t, &(d, enc)) in self.targets.iter_mut().zip(data) {
+            if let Target::Atomic {
+                dest, file, mode, ..
+            } = t
+            {
+                let mut f = file.take().expect("not yet written");
+                let mut w = io::BufWriter::with_capacity(CHUNK, &mut f);
+                enc.write_to(&mut w, d)
+                    .and_then(|()| w.flush())
+                    .map_err(|e| Error::io(dest, "write", &e))?;
+                drop(w);
+                #[cfg(unix)]
+                if let Some(m) = mode {
+                    use std::os::unix::fs::PermissionsExt;
+                    f.set_permissions(std::fs::Permissions::from_mode(*m))
+                        .map_err(|e| Error::io(dest, "write", &e))?;
+                }
+                #[cfg(not(unix))]
+                let _ = mode;
+                f.sync_all().map_err(|e| Error::io(dest, "write", &e))?;
+            }
+        }
+        for (t, &(d, enc)) in self.targets.iter().zip(data) {
+            match t {
+                Target::Stdout => {
+                    let mut out = io::stdout().lock();
+                    enc.write_to(&mut out, d)
+                        .and_then(|()| out.flush())
+                        .map_err(|e| Error::io(Path::new("-"), "write", &e))?;
+                }
+                Target::Direct(p) => {
+                    let mut f = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(p)
+                        .map_err(|e| Error::io(p, "open", &e))?;
+                    enc.write_to(&mut f, d)
+                        .and_then(|()| f.flush())
+                        .map_err(|e| Error::io(p, "write", &e))?;
+                }
+                Target::Atomic { .. } => {}
+            }
+        }
+        for t in &mut self.targets {
+            if let Target::Atomic { dest, tmp, .. } = t {
+                std::fs::rename(&*tmp, &*dest).map_err(|e| Error::io(dest, "write", &e))?;
+                *tmp = PathBuf::new();
+                if let Some(dir) = dest.parent().and_then(|d| File::open(d).ok()) {
+                    let _ = dir.sync_all();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Outputs {
+    fn drop(&mut self) {
+        for t in &mut self.targets {
+            if let Target::Atomic { tmp, file, .. } = t {
+                drop(file.take());
+                if !tmp.as_os_str().is_empty() {
+                    let _ = std::fs::remove_file(&*tmp);
+                }
+            }
+        }
+    }
 }
 
 /// `-` as a default path argument.
 pub fn stdio() -> PathBuf {
     PathBuf::from("-")
-}
-
-/// Prints a diagnostic line on standard error (ignoring a closed stderr).
-pub fn warn(line: &str) {
-    let _ = writeln!(io::stderr(), "{line}");
 }

@@ -11,7 +11,7 @@ use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
 use sm2::spki::{DecodePublicKey, EncodePublicKey};
 use zeroize::Zeroizing;
 
-use crate::error::{Error, Result};
+use crate::error::{quote, quote_bytes, Error, Result};
 use crate::io;
 use crate::pbe::{self, PbeError};
 
@@ -99,20 +99,29 @@ impl PassArgs {
     /// The password, if one was given.
     pub fn password(&self) -> Result<Option<Zeroizing<Vec<u8>>>> {
         if let Some(var) = &self.pass_env {
+            if var.is_empty() {
+                return Err(Error::Usage(
+                    "--pass-env needs the name of an environment variable".into(),
+                ));
+            }
             return match std::env::var_os(var) {
                 Some(v) => Ok(Some(Zeroizing::new(v.into_encoded_bytes()))),
                 None => Err(Error::Usage(format!(
-                    "environment variable {var} (given by --pass-env) is not set"
+                    "environment variable {} (given by --pass-env) is not set",
+                    quote_bytes(var.as_bytes())
                 ))),
             };
         }
         if let Some(path) = &self.pass_file {
-            let data = Zeroizing::new(io::read_small(path, "password file")?);
-            let line = data.split(|&b| b == b'\n').next().unwrap_or(&[]);
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            return Ok(Some(Zeroizing::new(line.to_vec())));
+            let line = Zeroizing::new(io::read_first_line(path, io::MAX_PASSWORD, "the password")?);
+            return Ok(Some(line));
         }
         Ok(None)
+    }
+
+    /// `("--pass-file", path)` for the standard-input accounting.
+    pub fn reader(&self) -> (&'static str, Option<&Path>) {
+        ("--pass-file", self.pass_file.as_deref())
     }
 }
 
@@ -136,70 +145,126 @@ pub enum Pbe {
     Openssl,
 }
 
-/// One PEM block: label and DER.
-fn pem_blocks(text: &str) -> std::result::Result<Vec<(String, Vec<u8>)>, String> {
+/// A PEM block: its label and DER.
+struct PemBlock {
+    label: String,
+    der: Zeroizing<Vec<u8>>,
+}
+
+/// The label of a `-----BEGIN LABEL-----` / `-----END LABEL-----` line (RFC 7468 §3: printable
+/// ASCII; trailing whitespace allowed), or `None` when the line is not exactly that.
+fn boundary_label<'a>(line: &'a str, kind: &str) -> Option<&'a str> {
+    let label = line
+        .trim_end()
+        .strip_prefix("-----")?
+        .strip_prefix(kind)?
+        .strip_prefix(' ')?
+        .strip_suffix("-----")?;
+    let ok = !label.is_empty()
+        && label.len() <= 64
+        && label.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
+        && !label.contains("--")
+        && !label.starts_with([' ', '-'])
+        && !label.ends_with([' ', '-']);
+    ok.then_some(label)
+}
+
+/// The PEM blocks of a file, parsed line by line. A damaged line is reported by its number and
+/// never echoed (it may be part of a key); so is everything after it.
+fn pem_blocks(text: &str) -> std::result::Result<Vec<PemBlock>, String> {
+    use base64::Engine as _;
     let mut blocks = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("-----BEGIN ") {
-        let after = &rest[start + 11..];
-        let label_end = after
-            .find("-----")
-            .ok_or("PEM header line is not terminated")?;
-        let label = &after[..label_end];
-        let end_marker = format!("-----END {label}-----");
-        let end = rest[start..]
-            .find(&end_marker)
-            .ok_or_else(|| format!("PEM block '{label}' has no END line"))?;
-        let block = &rest[start..start + end + end_marker.len()];
-        let der = match der::pem::decode_vec(block.as_bytes()) {
-            Ok((_, der)) => der,
-            // RFC 7468 §2 asks parsers to be lenient about line lengths, which the strict
-            // decoder is not: retry with any line wrapping.
-            Err(e) => lenient_pem_body(block)
-                .ok_or_else(|| format!("corrupted PEM block '{label}': {e}"))?,
-        };
-        blocks.push((label.to_string(), der));
-        rest = &rest[start + end + end_marker.len()..];
+    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let mut n = 0usize;
+    while let Some(line) = lines.next() {
+        n += 1;
+        if !line.starts_with("-----") && !line.contains("-----BEGIN") {
+            continue; // explanatory text between blocks (RFC 7468 §2)
+        }
+        let label = boundary_label(line, "BEGIN")
+            .ok_or_else(|| format!("line {n}: malformed PEM BEGIN line"))?;
+        let begin = n;
+        let mut body = Zeroizing::new(String::new());
+        let mut ended = false;
+        for line in lines.by_ref() {
+            n += 1;
+            if line.starts_with("-----") {
+                if boundary_label(line, "END") != Some(label) {
+                    return Err(format!(
+                        "line {n}: malformed PEM END line (expected the END line of {})",
+                        quote_bytes(label.as_bytes())
+                    ));
+                }
+                ended = true;
+                break;
+            }
+            if line.contains(':') {
+                if body.is_empty() && line.trim() == "Proc-Type: 4,ENCRYPTED" {
+                    return Err(format!(
+                        "legacy encrypted PEM ({}) is not supported; convert the key to PKCS#8 encryption ('openssl pkcs8 -topk8')",
+                        quote_bytes(label.as_bytes())
+                    ));
+                }
+                return Err(format!("line {n}: PEM headers are not supported"));
+            }
+            if !line.bytes().all(|b| {
+                b.is_ascii_alphanumeric() || b"+/=".contains(&b) || b.is_ascii_whitespace()
+            }) {
+                return Err(format!("line {n}: not base64 (corrupted PEM)"));
+            }
+            body.extend(line.chars().filter(|c| !c.is_ascii_whitespace()));
+        }
+        if !ended {
+            return Err(format!(
+                "PEM block {} (line {begin}) has no END line",
+                quote_bytes(label.as_bytes())
+            ));
+        }
+        let der = base64::engine::general_purpose::STANDARD
+            .decode(body.as_bytes())
+            .map_err(|_| {
+                format!(
+                    "corrupted PEM block {} (line {begin}): invalid base64",
+                    quote_bytes(label.as_bytes())
+                )
+            })?;
+        blocks.push(PemBlock {
+            label: label.to_string(),
+            der: Zeroizing::new(der),
+        });
     }
     Ok(blocks)
 }
 
-/// The base64 body of one PEM block with any line wrapping (no headers allowed).
-fn lenient_pem_body(block: &str) -> Option<Vec<u8>> {
-    use base64::Engine as _;
-    let mut lines = block.lines();
-    lines.next()?; // BEGIN line
-    let body: String = lines
-        .take_while(|l| !l.starts_with("-----END "))
-        .flat_map(|l| l.chars().filter(|c| !c.is_ascii_whitespace()))
-        .collect();
-    base64::engine::general_purpose::STANDARD.decode(body).ok()
-}
-
-/// The DER of the key in a file's bytes, and whether it is password-encrypted.
-fn key_der(path: &Path, data: &[u8]) -> Result<(Zeroizing<Vec<u8>>, bool)> {
-    let name = path.display();
-    let looks_pem = data.windows(11).any(|w| w == b"-----BEGIN ");
+/// The DER of the key in a file's bytes and its PEM label (`None` for DER input).
+fn key_der(path: &Path, data: &[u8]) -> Result<(Zeroizing<Vec<u8>>, Option<String>)> {
+    let name = quote(path);
+    let looks_pem = data.windows(10).any(|w| w == b"-----BEGIN");
     if !looks_pem {
-        return Ok((Zeroizing::new(data.to_vec()), pbe::is_pbes2(data)));
+        return Ok((Zeroizing::new(data.to_vec()), None));
     }
     let text = std::str::from_utf8(data)
         .map_err(|_| Error::Input(format!("{name}: corrupted PEM (not text)")))?;
     let blocks = pem_blocks(text).map_err(|e| Error::Input(format!("{name}: {e}")))?;
-    let (label, der) = blocks
+    let block = blocks
         .into_iter()
-        .find(|(l, _)| l != "EC PARAMETERS")
+        .find(|b| b.label != "EC PARAMETERS")
         .ok_or_else(|| Error::Input(format!("{name}: no key found in the PEM file")))?;
-    let der = Zeroizing::new(der);
-    if label == "ENCRYPTED PRIVATE KEY" {
-        return Ok((der, true));
+    Ok((block.der, Some(block.label)))
+}
+
+/// Whether a PEM `label` fits a key of `kind` in `form`.
+fn label_fits(label: &str, kind: &Kind, form: Form) -> bool {
+    match form {
+        Form::Pkcs8 => label == "PRIVATE KEY",
+        Form::Sec1 => label == "EC PRIVATE KEY" || label == "SM2 PRIVATE KEY",
+        Form::Spki => label == "PUBLIC KEY",
+        Form::Bare => match kind {
+            Kind::Sm9SignMpk => label == sm9::PEM_SIGN_MASTER_PUBLIC_KEY,
+            Kind::Sm9EncMpk => label == sm9::PEM_ENC_MASTER_PUBLIC_KEY,
+            _ => label.starts_with("SM9 "),
+        },
     }
-    if label.contains("ENCRYPTED") || text.contains("Proc-Type: 4,ENCRYPTED") {
-        return Err(Error::Input(format!(
-            "{name}: legacy encrypted PEM ('{label}') is not supported; use PKCS#8 encryption"
-        )));
-    }
-    Ok((der, false))
 }
 
 /// The elements of a DER SEQUENCE.
@@ -349,21 +414,44 @@ fn classify(der: &[u8]) -> Option<(Kind, Form)> {
     }
 }
 
-/// Reads and recognises the key in `path`, decrypting it when it is encrypted.
+/// Reads and recognises the key in `path`, decrypting it when it is encrypted. A PEM label
+/// must fit what the block holds.
 fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
-    let name = path.display();
-    let data = Zeroizing::new(io::read_small(path, "key file")?);
+    let name = quote(path);
+    let data = Zeroizing::new(io::read_bounded(path, io::MAX_SMALL_INPUT, "key file")?);
     if data.is_empty() {
         return Err(Error::Input(format!("{name}: empty key file")));
     }
-    let (mut der, encrypted) = key_der(path, &data)?;
+    let (der, label) = key_der(path, &data)?;
+    let encrypted = pbe::is_pbes2(&der);
+    let mismatch = |label: &str, holds: &str| {
+        Error::Input(format!(
+            "{name}: the PEM label {} does not fit what the block holds ({holds})",
+            quote_bytes(label.as_bytes())
+        ))
+    };
+    match label.as_deref() {
+        Some("ENCRYPTED PRIVATE KEY") if !encrypted => {
+            return Err(mismatch(
+                "ENCRYPTED PRIVATE KEY",
+                "not encrypted: label it PRIVATE KEY",
+            ))
+        }
+        Some(l) if encrypted && l != "ENCRYPTED PRIVATE KEY" => {
+            return Err(mismatch(
+                l,
+                "a password-encrypted key: label it ENCRYPTED PRIVATE KEY",
+            ))
+        }
+        _ => {}
+    }
     if encrypted {
         let pw = pass.password()?.ok_or_else(|| {
             Error::Usage(format!(
                 "{name} is password-encrypted: give the password with --pass-env VAR or --pass-file FILE"
             ))
         })?;
-        der = pbe::decrypt(&der, &pw).map_err(|e| match e {
+        let der = pbe::decrypt(&der, &pw).map_err(|e| match e {
             PbeError::WrongPassword => Error::Input(format!(
                 "{name}: wrong password (or corrupted encrypted key)"
             )),
@@ -382,9 +470,16 @@ fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
             ))),
         };
     }
-    match classify(&der) {
-        Some((kind, form)) => Ok(Loaded { kind, form, der }),
-        None => Err(Error::Input(format!(
+    match (classify(&der), label) {
+        (Some((kind, form)), Some(l)) if !label_fits(&l, &kind, form) => {
+            Err(mismatch(&l, &kind.describe()))
+        }
+        (Some((kind, form)), _) => Ok(Loaded { kind, form, der }),
+        (None, Some(l)) => Err(Error::Input(format!(
+            "{name}: not a recognised key (PEM label {}; expected PKCS#8, SEC1, SPKI or GmSSL SM9)",
+            quote_bytes(l.as_bytes())
+        ))),
+        (None, None) => Err(Error::Input(format!(
             "{name}: not a recognised key (expected PEM or DER: PKCS#8, SEC1, SPKI or GmSSL SM9)"
         ))),
     }
@@ -402,7 +497,7 @@ fn load_kind(path: &Path, pass: &PassArgs, want: &[Kind], expected: &str) -> Res
         };
         return Err(Error::Input(format!(
             "wrong key type: {} holds {}, expected {expected}{hint}",
-            path.display(),
+            quote(path),
             k.kind.describe()
         )));
     }
@@ -410,7 +505,7 @@ fn load_kind(path: &Path, pass: &PassArgs, want: &[Kind], expected: &str) -> Res
 }
 
 fn bad_key(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
-    Error::Input(format!("{}: invalid {what}: {e}", path.display()))
+    Error::Input(format!("{}: invalid {what}: {e}", quote(path)))
 }
 
 /// An SM2 private key (PKCS#8 or SEC1, PEM or DER, plain or encrypted).
@@ -538,38 +633,29 @@ pub fn sm9_any_master(path: &Path, pass: &PassArgs) -> Result<Sm9Master> {
 // ---------------------------------------------------------------------------------------------
 // Writing.
 
-/// Writes a private key given its PKCS#8 `PrivateKeyInfo` DER: plain or password-encrypted,
-/// PEM or DER. `gmssl_encrypted` produces the GmSSL-form `EncryptedPrivateKeyInfo` (by the
-/// algorithm crate).
-pub fn write_private(
-    out: &Path,
+/// The file bytes of a private key given its PKCS#8 `PrivateKeyInfo` DER: plain or
+/// password-encrypted (`encrypted`: the `EncryptedPrivateKeyInfo`), PEM or DER.
+pub fn private_bytes(
     format: KeyFormat,
     pki_der: &[u8],
     encrypted: Option<Vec<u8>>,
-) -> Result<()> {
-    let (label, der): (&str, Zeroizing<Vec<u8>>) = match encrypted {
-        Some(e) => ("ENCRYPTED PRIVATE KEY", Zeroizing::new(e)),
-        None => ("PRIVATE KEY", Zeroizing::new(pki_der.to_vec())),
-    };
-    write_der(out, format, label, &der, true)
+) -> Result<Zeroizing<Vec<u8>>> {
+    match encrypted {
+        Some(e) => der_bytes(format, "ENCRYPTED PRIVATE KEY", &Zeroizing::new(e)),
+        None => der_bytes(format, "PRIVATE KEY", pki_der),
+    }
 }
 
-/// Writes DER, or PEM with `label`.
-pub fn write_der(
-    out: &Path,
-    format: KeyFormat,
-    label: &str,
-    der: &[u8],
-    secret: bool,
-) -> Result<()> {
+/// DER, or PEM with `label`, as file bytes.
+pub fn der_bytes(format: KeyFormat, label: &str, der: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
     match format {
-        KeyFormat::Der => io::write(out, der, secret),
+        KeyFormat::Der => Ok(Zeroizing::new(der.to_vec())),
         KeyFormat::Pem => {
             let pem = Zeroizing::new(
                 der::pem::encode_string(label, der::pem::LineEnding::LF, der)
                     .map_err(|e| Error::Input(format!("cannot encode PEM: {e}")))?,
             );
-            io::write(out, pem.as_bytes(), secret)
+            Ok(Zeroizing::new(pem.as_bytes().to_vec()))
         }
     }
 }

@@ -57,8 +57,8 @@ fn clap_error(e: clap::Error) -> ExitCode {
             let _ = e.print();
             ExitCode::SUCCESS
         }
-        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = e.print();
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
+            let _ = writeln!(std::io::stderr(), "smtool: {}", missing_subcommand());
             ExitCode::from(EXIT_USAGE)
         }
         _ => {
@@ -71,9 +71,40 @@ fn clap_error(e: clap::Error) -> ExitCode {
                 .filter(|l| !l.is_empty())
                 .collect::<Vec<_>>()
                 .join(" ");
-            let line = line.trim_start_matches("error: ");
+            let line = error::escape(line.trim_start_matches("error: ").as_bytes());
             let _ = writeln!(std::io::stderr(), "smtool: {line} (see 'smtool --help')");
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// "sm2 needs a subcommand: keygen, pubkey, … (see 'smtool sm2 --help')", for the deepest
+/// command named on the command line.
+fn missing_subcommand() -> String {
+    let mut cmd = <cli::Cli as clap::CommandFactory>::command();
+    let mut path = Vec::new();
+    for arg in std::env::args().skip(1) {
+        match cmd.find_subcommand(&arg) {
+            Some(sub) => {
+                path.push(arg);
+                cmd = sub.clone();
+            }
+            None => break,
+        }
+    }
+    let names: Vec<&str> = cmd
+        .get_subcommands()
+        .map(clap::Command::get_name)
+        .filter(|n| *n != "help")
+        .collect();
+    let path = path.join(" ");
+    let (what, see) = if path.is_empty() {
+        ("smtool".to_string(), "smtool --help".to_string())
+    } else {
+        (format!("'{path}'"), format!("smtool {path} --help"))
+    };
+    format!(
+        "{what} needs a subcommand: {} (see '{see}')",
+        names.join(", ")
+    )
 }

@@ -22,8 +22,10 @@ const OID_AES256_CBC: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.
 
 /// Iteration count used when writing (GmSSL's value).
 pub const ITERATIONS: u32 = 65536;
-/// Largest iteration count accepted when reading (bounds the work a file can demand).
-const MAX_ITERATIONS: u32 = 1 << 24;
+/// Largest iteration count accepted when reading (bounds the work a file can demand to about
+/// 0.3 s): the libraries' bound, 2^20, shared by SM2 and SM9 keys.
+const MAX_ITERATIONS: u32 = sm2::MAX_PBKDF2_ITERATIONS;
+const _: () = assert!(sm2::MAX_PBKDF2_ITERATIONS == sm9::MAX_PBKDF2_ITERATIONS);
 
 /// Why an encrypted key could not be opened.
 #[derive(Debug, PartialEq, Eq)]
@@ -132,7 +134,10 @@ pub fn decrypt(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, PbeErr
         .try_into()
         .map_err(|_| PbeError::Malformed("cipher IV is not 16 bytes"))?;
     if kdf.iterations == 0 || kdf.iterations > MAX_ITERATIONS {
-        return Err(PbeError::Malformed("PBKDF2 iteration count out of range"));
+        return Err(PbeError::Unsupported(format!(
+            "PBKDF2 iteration count {} (the maximum is {MAX_ITERATIONS})",
+            kdf.iterations
+        )));
     }
     if kdf
         .key_length

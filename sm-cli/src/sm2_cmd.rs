@@ -8,8 +8,8 @@ use crate::cli::{
     Sm2Command, Sm2CtFormat, Sm2Decrypt, Sm2Encrypt, Sm2Keygen, Sm2Pubkey, Sm2SigFormat, Sm2Sign,
     Sm2Verify,
 };
-use crate::error::{Error, Result};
-use crate::io;
+use crate::error::{quote, Error, Result};
+use crate::io::{self, Encoding};
 use crate::keys::{self, Pbe};
 
 /// Runs an `smtool sm2` subcommand.
@@ -29,17 +29,22 @@ fn lib_err(what: &str, e: sm2::Error) -> Error {
 }
 
 fn keygen(a: &Sm2Keygen) -> Result<()> {
+    let mut outputs = vec![("--out", a.out.as_path(), true)];
     if let Some(p) = &a.pubout {
-        if io::is_std(&a.out) && io::is_std(p) {
-            return Err(Error::Usage(
-                "--out and --pubout cannot both be standard output".into(),
-            ));
-        }
+        outputs.push(("--pubout", p.as_path(), false));
     }
+    io::check_single_stdin(&[a.pass.reader()])?;
     let pw = a.pass.password()?;
+    if pw.is_none() && a.pbe.is_some() {
+        return Err(Error::Usage(
+            "--pbe encrypts the key with a password: give --pass-env VAR or --pass-file FILE"
+                .into(),
+        ));
+    }
+    let outs = io::Outputs::plan(&outputs)?;
     let sk = sm2::SecretKey::random(&mut OsRng);
     let pki = keys::sm2_pkcs8(&sk)?;
-    let encrypted = match (&pw, a.pbe) {
+    let encrypted = match (&pw, a.pbe.unwrap_or_default()) {
         (None, _) => None,
         (Some(pw), Pbe::Gmssl) => Some(
             sk.to_pkcs8_encrypted_der(&mut OsRng, pw)
@@ -50,18 +55,19 @@ fn keygen(a: &Sm2Keygen) -> Result<()> {
                 .map_err(|e| Error::Input(format!("cannot encrypt the key: {e}")))?,
         ),
     };
-    keys::write_private(&a.out, a.key_out.key_format, &pki, encrypted)?;
-    if let Some(p) = &a.pubout {
-        let spki = keys::sm2_spki(sk.public_key())?;
-        keys::write_der(p, a.key_out.key_format, "PUBLIC KEY", &spki, false)?;
-    }
-    Ok(())
+    let fmt = a.key_out.key_format;
+    let key = keys::private_bytes(fmt, &pki, encrypted)?;
+    let spki = keys::der_bytes(fmt, "PUBLIC KEY", &keys::sm2_spki(sk.public_key())?)?;
+    let data = [(&key[..], Encoding::Raw), (&spki[..], Encoding::Raw)];
+    outs.commit(&data[..outputs.len()])
 }
 
 fn pubkey(a: &Sm2Pubkey) -> Result<()> {
+    io::check_single_stdin(&[("--key", Some(&a.key)), a.pass.reader()])?;
+    let outs = io::Outputs::plan(&[("--out", &a.out, false)])?;
     let pk = keys::sm2_any_public(&a.key, &a.pass)?;
-    let spki = keys::sm2_spki(&pk)?;
-    keys::write_der(&a.out, a.key_out.key_format, "PUBLIC KEY", &spki, false)
+    let spki = keys::der_bytes(a.key_out.key_format, "PUBLIC KEY", &keys::sm2_spki(&pk)?)?;
+    outs.commit(&[(&spki, Encoding::Raw)])
 }
 
 /// `e = SM3(ZA ‖ M)` with M streamed from `input` (GB/T 32918.2 §6.1 A1–A2).
@@ -85,7 +91,13 @@ fn id_of(a: &crate::cli::IdArgs) -> Result<Vec<u8>> {
 }
 
 fn sign(a: &Sm2Sign) -> Result<()> {
-    io::check_single_stdin(&[("--key", &a.key), ("--in", &a.input.input)])?;
+    io::check_single_stdin(&[
+        ("--key", Some(&a.key)),
+        a.pass.reader(),
+        a.id.reader(),
+        ("--in", Some(&a.input.input)),
+    ])?;
+    let outs = io::Outputs::plan(&[("--out", &a.out.out, false)])?;
     let id = id_of(&a.id)?;
     let sk = keys::sm2_secret(&a.key, &a.pass)?;
     let signer = sm2::SigningKey::with_id(&sk, &id).map_err(|e| lib_err("bad ID", e))?;
@@ -95,23 +107,20 @@ fn sign(a: &Sm2Sign) -> Result<()> {
         Sm2SigFormat::Der => sig.to_der(),
         Sm2SigFormat::Raw => sig.to_bytes().to_vec(),
     };
-    io::write(&a.out.out, &a.out.encoding.encode(&bytes), false)
+    outs.commit(&[(&bytes, a.out.encoding)])
 }
 
 fn verify(a: &Sm2Verify) -> Result<()> {
     io::check_single_stdin(&[
-        ("--pubkey", &a.pubkey),
-        ("--sig", &a.sig),
-        ("--in", &a.input.input),
+        ("--pubkey", Some(&a.pubkey)),
+        a.id.reader(),
+        ("--sig", Some(&a.sig)),
+        ("--in", Some(&a.input.input)),
     ])?;
     let id = id_of(&a.id)?;
     let pk = keys::sm2_public(&a.pubkey)?;
     let vk = sm2::VerifyingKey::with_id(&pk, &id).map_err(|e| lib_err("bad ID", e))?;
-    let raw = io::read_small(&a.sig, "signature file")?;
-    let sig_bytes = a
-        .encoding
-        .decode(&raw, "the signature")
-        .map_err(Error::Failed)?;
+    let sig_bytes = io::read_decoded(&a.sig, a.encoding, io::MAX_SMALL_INPUT, "the signature")?;
     let sig = match a.format {
         Sm2SigFormat::Der => sm2::Signature::from_der(&sig_bytes),
         Sm2SigFormat::Raw => sm2::Signature::from_bytes(&sig_bytes),
@@ -119,7 +128,7 @@ fn verify(a: &Sm2Verify) -> Result<()> {
     .map_err(|_| {
         Error::Failed(format!(
             "invalid signature: {} is not a valid {} SM2 signature (truncated or malformed)",
-            a.sig.display(),
+            quote(&a.sig),
             match a.format {
                 Sm2SigFormat::Der => "DER",
                 Sm2SigFormat::Raw => "64-byte r||s",
@@ -130,50 +139,118 @@ fn verify(a: &Sm2Verify) -> Result<()> {
     vk.verify_prehash(&e, &sig)
         .map_err(|_| Error::Failed("signature verification failed".into()))?;
     if !a.quiet {
-        io::write(&io::stdio(), b"Signature OK\n", false)?;
+        io::print(b"Signature OK\n")?;
     }
     Ok(())
 }
 
 fn encrypt(a: &Sm2Encrypt) -> Result<()> {
-    io::check_single_stdin(&[("--pubkey", &a.pubkey), ("--in", &a.input.input)])?;
+    io::check_single_stdin(&[
+        ("--pubkey", Some(&a.pubkey)),
+        ("--in", Some(&a.input.input)),
+    ])?;
+    let outs = io::Outputs::plan(&[("--out", &a.out.out, false)])?;
     let pk = keys::sm2_public(&a.pubkey)?;
-    let msg = Zeroizing::new(io::read_all(&a.input.input)?);
+    let msg = Zeroizing::new(io::read_bounded(&a.input.input, io::MAX_DATA, "plaintext")?);
     if msg.is_empty() {
         return Err(Error::Input(
             "empty plaintext: SM2 encryption needs at least one byte".into(),
         ));
     }
-    let ct = match a.format {
-        Sm2CtFormat::Der => pk.encrypt_der(&mut OsRng, &msg),
-        Sm2CtFormat::C1c3c2 => pk.encrypt(&mut OsRng, &msg, sm2::Mode::C1C3C2),
-        Sm2CtFormat::C1c2c3 => pk.encrypt(&mut OsRng, &msg, sm2::Mode::C1C2C3),
+    let ct = pk
+        .encrypt_to_ciphertext(&mut OsRng, &msg)
+        .map_err(|e| lib_err("encryption failed", e))?;
+    drop(msg);
+    let bytes = match a.format {
+        Sm2CtFormat::Der => ciphertext_der(&ct)?,
+        Sm2CtFormat::C1c3c2 => ct.to_bytes(sm2::Mode::C1C3C2),
+        Sm2CtFormat::C1c2c3 => ct.to_bytes(sm2::Mode::C1C2C3),
+    };
+    drop(ct);
+    outs.commit(&[(&bytes, a.out.encoding)])
+}
+
+/// GM/T 0009 `SEQUENCE { x INTEGER, y INTEGER, C3 OCTET STRING, C2 OCTET STRING }`.
+#[derive(der::Sequence)]
+struct CipherDer<'a> {
+    x: der::asn1::UintRef<'a>,
+    y: der::asn1::UintRef<'a>,
+    hash: der::asn1::OctetStringRef<'a>,
+    cipher: der::asn1::OctetStringRef<'a>,
+}
+
+/// The DER form of a fresh ciphertext (C1 uncompressed, as encryption writes it), encoded from
+/// borrowed parts: `Ciphertext::to_der` first copies C2, a third copy of a large message.
+fn ciphertext_der(ct: &sm2::Ciphertext) -> Result<Vec<u8>> {
+    use der::Encode as _;
+    let c1 = ct.c1();
+    let enc = |e: der::Error| Error::Input(format!("cannot encode the ciphertext: {e}"));
+    if c1.len() != 65 {
+        return ct
+            .to_der()
+            .map_err(|e| lib_err("cannot encode the ciphertext", e));
     }
-    .map_err(|e| lib_err("encryption failed", e))?;
-    io::write(&a.out.out, &a.out.encoding.encode(&ct), false)
+    CipherDer {
+        x: der::asn1::UintRef::new(&c1[1..33]).map_err(enc)?,
+        y: der::asn1::UintRef::new(&c1[33..65]).map_err(enc)?,
+        hash: der::asn1::OctetStringRef::new(ct.c3()).map_err(enc)?,
+        cipher: der::asn1::OctetStringRef::new(ct.c2()).map_err(enc)?,
+    }
+    .to_der()
+    .map_err(enc)
+}
+
+/// Parses a ciphertext in `format`; when it is not one, says what it looks like instead.
+fn parse_ciphertext(bytes: &[u8], format: Sm2CtFormat) -> Result<sm2::Ciphertext> {
+    let parse = |f: Sm2CtFormat| match f {
+        Sm2CtFormat::Der => sm2::Ciphertext::from_der(bytes),
+        Sm2CtFormat::C1c3c2 => sm2::Ciphertext::from_bytes(bytes, sm2::Mode::C1C3C2),
+        Sm2CtFormat::C1c2c3 => sm2::Ciphertext::from_bytes(bytes, sm2::Mode::C1C2C3),
+    };
+    parse(format).map_err(|_| {
+        let hint = match format {
+            Sm2CtFormat::Der if parse(Sm2CtFormat::C1c3c2).is_ok() => {
+                "; it looks like a raw one (try --format c1c3c2 or --format c1c2c3)"
+            }
+            Sm2CtFormat::C1c3c2 | Sm2CtFormat::C1c2c3 if parse(Sm2CtFormat::Der).is_ok() => {
+                "; it looks like a DER one (try --format der)"
+            }
+            _ => " (truncated or malformed)",
+        };
+        Error::Failed(format!(
+            "decryption failed: the input is not a {} SM2 ciphertext{hint}",
+            format_name(format)
+        ))
+    })
 }
 
 fn decrypt(a: &Sm2Decrypt) -> Result<()> {
-    io::check_single_stdin(&[("--key", &a.key), ("--in", &a.input.input)])?;
+    io::check_single_stdin(&[
+        ("--key", Some(&a.key)),
+        a.pass.reader(),
+        ("--in", Some(&a.input.input)),
+    ])?;
+    let outs = io::Outputs::plan(&[("--out", &a.out, true)])?;
     let sk = keys::sm2_secret(&a.key, &a.pass)?;
-    let raw = io::read_all(&a.input.input)?;
-    let ct = a
-        .encoding
-        .decode(&raw, "the ciphertext")
-        .map_err(Error::Failed)?;
-    let pt = match a.format {
-        Sm2CtFormat::Der => sk.decrypt_der(&ct),
-        Sm2CtFormat::C1c3c2 => sk.decrypt(&ct, sm2::Mode::C1C3C2),
-        Sm2CtFormat::C1c2c3 => sk.decrypt(&ct, sm2::Mode::C1C2C3),
-    }
-    .map_err(|e| match e {
-        sm2::Error::Decryption => Error::Failed("decryption failed".into()),
-        _ => Error::Failed(format!(
-            "decryption failed: the input is not a valid {} SM2 ciphertext ({e})",
-            format_name(a.format)
-        )),
+    let bytes = io::read_decoded(&a.input.input, a.encoding, io::MAX_DATA, "the ciphertext")?;
+    let ct = parse_ciphertext(&bytes, a.format)?;
+    drop(bytes);
+    // The same message whichever check failed; the hint names the only choice the user made.
+    let pt = sk.decrypt_ciphertext(&ct).map_err(|_| {
+        Error::Failed(match a.format {
+            Sm2CtFormat::Der => "decryption failed (wrong key or corrupted ciphertext)".into(),
+            _ => format!(
+                "decryption failed (wrong key, corrupted ciphertext, or not {}: the other order is --format {})",
+                format_name(a.format),
+                match a.format {
+                    Sm2CtFormat::C1c2c3 => "c1c3c2",
+                    _ => "c1c2c3",
+                }
+            ),
+        })
     })?;
-    io::write(&a.out, &pt, true)
+    drop(ct);
+    outs.commit(&[(&pt, Encoding::Raw)])
 }
 
 fn format_name(f: Sm2CtFormat) -> &'static str {
@@ -181,5 +258,24 @@ fn format_name(f: Sm2CtFormat) -> &'static str {
         Sm2CtFormat::Der => "DER",
         Sm2CtFormat::C1c3c2 => "C1C3C2",
         Sm2CtFormat::C1c2c3 => "C1C2C3",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand_core::OsRng;
+
+    #[test]
+    fn ciphertext_der_is_the_library_encoding() {
+        let sk = sm2::SecretKey::random(&mut OsRng);
+        for len in [1usize, 31, 32, 127, 128, 255, 256, 70000] {
+            for _ in 0..8 {
+                let ct = sk
+                    .public_key()
+                    .encrypt_to_ciphertext(&mut OsRng, &vec![7u8; len])
+                    .unwrap();
+                assert_eq!(super::ciphertext_der(&ct).unwrap(), ct.to_der().unwrap());
+            }
+        }
     }
 }

@@ -1,8 +1,6 @@
 //! `smtool sm9 …`: identity-based keys, signatures, encryption and KEM (GM/T 0044), in
 //! GmSSL's DER / PEM forms.
 
-use std::path::Path;
-
 use rand_core::OsRng;
 use zeroize::Zeroizing;
 
@@ -10,8 +8,8 @@ use crate::cli::{
     Sm9Cipher, Sm9Command, Sm9CtFormat, Sm9Decap, Sm9Decrypt, Sm9Encap, Sm9Encrypt, Sm9Extract,
     Sm9Kem, Sm9KemFormat, Sm9Mac, Sm9Setup, Sm9SigFormat, Sm9Sign, Sm9Verify,
 };
-use crate::error::{Error, Result};
-use crate::io;
+use crate::error::{quote, Error, Result};
+use crate::io::{self, Encoding};
 use crate::keys::{self, KeyFormat, PassArgs, Sm9Master};
 
 /// Runs an `smtool sm9` subcommand.
@@ -47,63 +45,77 @@ fn enc_mode(c: Sm9Cipher) -> sm9::EncryptionMode {
     }
 }
 
-/// Writes a private SM9 key: PKCS#8 (plain) or GmSSL's encrypted PKCS#8 when `pw` is given.
-fn write_key(
-    out: &Path,
+/// The file bytes of a private SM9 key: PKCS#8 (plain) or GmSSL's encrypted PKCS#8.
+fn key_bytes(
     format: KeyFormat,
     pkcs8: Result<Zeroizing<Vec<u8>>>,
     encrypted: Option<Result<Vec<u8>>>,
-) -> Result<()> {
+) -> Result<Zeroizing<Vec<u8>>> {
     let pki = pkcs8?;
     let enc = encrypted.transpose()?;
-    keys::write_private(out, format, &pki, enc)
+    keys::private_bytes(format, &pki, enc)
+}
+
+/// The CLI's name of a cipher (`kdf`, `sm4-cbc`, `sm4-ecb`).
+fn cipher_name(m: sm9::EncryptionMode) -> String {
+    use clap::ValueEnum as _;
+    let c = match m {
+        sm9::EncryptionMode::KdfStream => Sm9Cipher::Kdf,
+        sm9::EncryptionMode::Sm4Cbc => Sm9Cipher::Sm4Cbc,
+        _ => Sm9Cipher::Sm4Ecb,
+    };
+    c.to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default()
 }
 
 fn setup(a: &Sm9Setup) -> Result<()> {
+    let mut outputs = vec![("--out", a.out.as_path(), true)];
     if let Some(p) = &a.pubout {
-        if io::is_std(&a.out) && io::is_std(p) {
-            return Err(Error::Usage(
-                "--out and --pubout cannot both be standard output".into(),
-            ));
-        }
+        outputs.push(("--pubout", p.as_path(), false));
     }
+    io::check_single_stdin(&[a.pass.reader()])?;
     let pw = a.pass.password()?;
+    let outs = io::Outputs::plan(&outputs)?;
     let enc_err = |e| lib_err("cannot encode the master key", e);
     let fmt = a.key_out.key_format;
-    let (label, mpk_der) = if a.sign {
+    let (key, label, mpk_der) = if a.sign {
         let kgc = sm9::SignMasterKey::generate(&mut OsRng);
-        write_key(
-            &a.out,
-            fmt,
-            kgc.to_pkcs8_der().map_err(enc_err),
-            pw.as_ref()
-                .map(|pw| kgc.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
-        )?;
         (
+            key_bytes(
+                fmt,
+                kgc.to_pkcs8_der().map_err(enc_err),
+                pw.as_ref()
+                    .map(|pw| kgc.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+            )?,
             sm9::PEM_SIGN_MASTER_PUBLIC_KEY,
             kgc.public_key().to_der().map_err(enc_err)?,
         )
     } else {
         let kgc = sm9::EncMasterKey::generate(&mut OsRng);
-        write_key(
-            &a.out,
-            fmt,
-            kgc.to_pkcs8_der().map_err(enc_err),
-            pw.as_ref()
-                .map(|pw| kgc.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
-        )?;
         (
+            key_bytes(
+                fmt,
+                kgc.to_pkcs8_der().map_err(enc_err),
+                pw.as_ref()
+                    .map(|pw| kgc.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+            )?,
             sm9::PEM_ENC_MASTER_PUBLIC_KEY,
             kgc.public_key().to_der().map_err(enc_err)?,
         )
     };
-    if let Some(p) = &a.pubout {
-        keys::write_der(p, fmt, label, &mpk_der, false)?;
-    }
-    Ok(())
+    let mpk = keys::der_bytes(fmt, label, &mpk_der)?;
+    let data = [(&key[..], Encoding::Raw), (&mpk[..], Encoding::Raw)];
+    outs.commit(&data[..outputs.len()])
 }
 
 fn extract(a: &Sm9Extract) -> Result<()> {
+    io::check_single_stdin(&[
+        ("--master", Some(&a.master)),
+        a.pass.reader(),
+        a.id.reader(),
+    ])?;
+    let outs = io::Outputs::plan(&[("--out", &a.out, true)])?;
     let id = a.id.bytes(None)?;
     let out_pw = PassArgs {
         pass_env: a.out_pass_env.clone(),
@@ -119,7 +131,7 @@ fn extract(a: &Sm9Extract) -> Result<()> {
     };
     let enc_err = |e| lib_err("cannot encode the user key", e);
     let fmt = a.key_out.key_format;
-    match master {
+    let key = match master {
         Sm9Master::Sign(kgc) => {
             if a.exchange {
                 return Err(Error::Usage(
@@ -127,42 +139,45 @@ fn extract(a: &Sm9Extract) -> Result<()> {
                 ));
             }
             let k = kgc.extract(&id).map_err(ex_err)?;
-            write_key(
-                &a.out,
+            key_bytes(
                 fmt,
                 k.to_pkcs8_der().map_err(enc_err),
                 out_pw
                     .as_ref()
                     .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
-            )
+            )?
         }
         Sm9Master::Enc(kgc) if a.exchange => {
             let k = kgc.extract_exchange(&id).map_err(ex_err)?;
-            write_key(
-                &a.out,
+            key_bytes(
                 fmt,
                 k.to_pkcs8_der().map_err(enc_err),
                 out_pw
                     .as_ref()
                     .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
-            )
+            )?
         }
         Sm9Master::Enc(kgc) => {
             let k = kgc.extract(&id).map_err(ex_err)?;
-            write_key(
-                &a.out,
+            key_bytes(
                 fmt,
                 k.to_pkcs8_der().map_err(enc_err),
                 out_pw
                     .as_ref()
                     .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
-            )
+            )?
         }
-    }
+    };
+    outs.commit(&[(&key, Encoding::Raw)])
 }
 
 fn sign(a: &Sm9Sign) -> Result<()> {
-    io::check_single_stdin(&[("--key", &a.key), ("--in", &a.input.input)])?;
+    io::check_single_stdin(&[
+        ("--key", Some(&a.key)),
+        a.pass.reader(),
+        ("--in", Some(&a.input.input)),
+    ])?;
+    let outs = io::Outputs::plan(&[("--out", &a.out.out, false)])?;
     let key = keys::sm9_sign_user(&a.key, &a.pass)?;
     let master = key.master_public_key().prepare();
     let mut signer =
@@ -177,22 +192,19 @@ fn sign(a: &Sm9Sign) -> Result<()> {
             .map_err(|e| lib_err("cannot encode the signature", e))?,
         Sm9SigFormat::Raw => sig.to_bytes().to_vec(),
     };
-    io::write(&a.out.out, &a.out.encoding.encode(&bytes), false)
+    outs.commit(&[(&bytes, a.out.encoding)])
 }
 
 fn verify(a: &Sm9Verify) -> Result<()> {
     io::check_single_stdin(&[
-        ("--mpk", &a.mpk),
-        ("--sig", &a.sig),
-        ("--in", &a.input.input),
+        ("--mpk", Some(&a.mpk)),
+        a.id.reader(),
+        ("--sig", Some(&a.sig)),
+        ("--in", Some(&a.input.input)),
     ])?;
     let id = a.id.bytes(None)?;
     let mpk = keys::sm9_sign_mpk(&a.mpk)?;
-    let raw = io::read_small(&a.sig, "signature file")?;
-    let bytes = a
-        .encoding
-        .decode(&raw, "the signature")
-        .map_err(Error::Failed)?;
+    let bytes = io::read_decoded(&a.sig, a.encoding, io::MAX_SMALL_INPUT, "the signature")?;
     let sig = match a.format {
         Sm9SigFormat::Der => sm9::Signature::from_der(&bytes),
         Sm9SigFormat::Raw => sm9::Signature::from_bytes(&bytes),
@@ -200,7 +212,7 @@ fn verify(a: &Sm9Verify) -> Result<()> {
     .map_err(|e| {
         Error::Failed(format!(
             "invalid signature: {} is not a valid {} SM9 signature ({e})",
-            a.sig.display(),
+            quote(&a.sig),
             match a.format {
                 Sm9SigFormat::Der => "DER",
                 Sm9SigFormat::Raw => "97-byte h||S",
@@ -215,16 +227,21 @@ fn verify(a: &Sm9Verify) -> Result<()> {
     v.verify()
         .map_err(|_| Error::Failed("signature verification failed".into()))?;
     if !a.quiet {
-        io::write(&io::stdio(), b"Signature OK\n", false)?;
+        io::print(b"Signature OK\n")?;
     }
     Ok(())
 }
 
 fn encrypt(a: &Sm9Encrypt) -> Result<()> {
-    io::check_single_stdin(&[("--mpk", &a.mpk), ("--in", &a.input.input)])?;
+    io::check_single_stdin(&[
+        ("--mpk", Some(&a.mpk)),
+        a.id.reader(),
+        ("--in", Some(&a.input.input)),
+    ])?;
+    let outs = io::Outputs::plan(&[("--out", &a.out.out, false)])?;
     let id = a.id.bytes(None)?;
     let mpk = keys::sm9_enc_mpk(&a.mpk)?;
-    let msg = Zeroizing::new(io::read_all(&a.input.input)?);
+    let msg = Zeroizing::new(io::read_bounded(&a.input.input, io::MAX_DATA, "plaintext")?);
     if msg.is_empty() {
         return Err(Error::Input(
             "empty plaintext: SM9 encryption needs at least one byte".into(),
@@ -239,51 +256,81 @@ fn encrypt(a: &Sm9Encrypt) -> Result<()> {
         &mut OsRng,
     )
     .map_err(|e| lib_err("encryption failed", e))?;
+    drop(msg);
     let bytes = match a.format {
         Sm9CtFormat::Der => ct
             .to_der()
             .map_err(|e| lib_err("cannot encode the ciphertext", e))?,
         Sm9CtFormat::Raw => ct.to_bytes(),
     };
-    io::write(&a.out.out, &a.out.encoding.encode(&bytes), false)
+    drop(ct);
+    outs.commit(&[(&bytes, a.out.encoding)])
 }
 
-fn decrypt(a: &Sm9Decrypt) -> Result<()> {
-    io::check_single_stdin(&[("--key", &a.key), ("--in", &a.input.input)])?;
-    let id = a.id.bytes(None)?;
-    if a.format == Sm9CtFormat::Raw && a.cipher.is_none() {
-        return Err(Error::Usage(
-            "--format raw needs --cipher (a raw ciphertext does not name its cipher)".into(),
-        ));
-    }
-    let key = keys::sm9_enc_user(&a.key, &a.pass)?;
-    let raw = io::read_all(&a.input.input)?;
-    let bytes = a
-        .encoding
-        .decode(&raw, "the ciphertext")
-        .map_err(Error::Failed)?;
-    let ct = match a.format {
-        Sm9CtFormat::Der => sm9::Ciphertext::from_der(&bytes),
-        Sm9CtFormat::Raw => {
-            sm9::Ciphertext::from_bytes(enc_mode(a.cipher.unwrap_or(Sm9Cipher::Kdf)), &bytes)
-        }
-    }
-    .map_err(|e| {
+/// Parses a ciphertext; when it is not in the format given, says what it looks like instead.
+fn parse_ciphertext(bytes: &[u8], a: &Sm9Decrypt) -> Result<sm9::Ciphertext> {
+    let raw_mode = enc_mode(a.cipher.unwrap_or(Sm9Cipher::Kdf));
+    let parsed = match a.format {
+        Sm9CtFormat::Der => sm9::Ciphertext::from_der(bytes),
+        Sm9CtFormat::Raw => sm9::Ciphertext::from_bytes(raw_mode, bytes),
+    };
+    let ct = parsed.map_err(|e| {
+        let hint = match a.format {
+            Sm9CtFormat::Der if sm9::Ciphertext::from_bytes(raw_mode, bytes).is_ok() => {
+                "; it looks like a raw C1||C3||C2 one (try --format raw --cipher ...)".to_string()
+            }
+            Sm9CtFormat::Raw if sm9::Ciphertext::from_der(bytes).is_ok() => {
+                "; it looks like a DER one (try --format der)".to_string()
+            }
+            _ => format!(" ({e})"),
+        };
         Error::Failed(format!(
-            "decryption failed: the input is not a valid SM9 ciphertext ({e})"
+            "decryption failed: the input is not a valid {} SM9 ciphertext{hint}",
+            match a.format {
+                Sm9CtFormat::Der => "DER",
+                Sm9CtFormat::Raw => "raw",
+            }
         ))
     })?;
     if let Some(c) = a.cipher {
         if ct.mode() != enc_mode(c) {
             return Err(Error::Failed(format!(
-                "decryption failed: the ciphertext uses {:?}, not the --cipher given",
-                ct.mode()
+                "decryption failed: the ciphertext uses cipher '{}', not the --cipher '{}' given",
+                cipher_name(ct.mode()),
+                cipher_name(enc_mode(c))
             )));
         }
     }
-    let pt = sm9::decrypt(&key.prepare(), &id, &ct, mac_mode(a.mac))
-        .map_err(|_| Error::Failed("decryption failed".into()))?;
-    io::write(&a.out, &pt, true)
+    Ok(ct)
+}
+
+fn decrypt(a: &Sm9Decrypt) -> Result<()> {
+    io::check_single_stdin(&[
+        ("--key", Some(&a.key)),
+        a.pass.reader(),
+        a.id.reader(),
+        ("--in", Some(&a.input.input)),
+    ])?;
+    if a.format == Sm9CtFormat::Raw && a.cipher.is_none() {
+        return Err(Error::Usage(
+            "--format raw needs --cipher (a raw ciphertext does not name its cipher)".into(),
+        ));
+    }
+    let outs = io::Outputs::plan(&[("--out", &a.out, true)])?;
+    let id = a.id.bytes(None)?;
+    let key = keys::sm9_enc_user(&a.key, &a.pass)?;
+    let bytes = io::read_decoded(&a.input.input, a.encoding, io::MAX_DATA, "the ciphertext")?;
+    let ct = parse_ciphertext(&bytes, a)?;
+    drop(bytes);
+    // The same message whichever check failed; the hint names the choices the user made.
+    let pt = sm9::decrypt(&key.prepare(), &id, &ct, mac_mode(a.mac)).map_err(|_| {
+        Error::Failed(
+            "decryption failed (wrong key or identity, corrupted ciphertext, or a --mac other than the sender's)"
+                .into(),
+        )
+    })?;
+    drop(ct);
+    outs.commit(&[(&pt, Encoding::Raw)])
 }
 
 fn check_len(len: usize) -> Result<()> {
@@ -297,11 +344,11 @@ fn check_len(len: usize) -> Result<()> {
 
 fn encap(a: &Sm9Encap) -> Result<()> {
     check_len(a.len)?;
-    if io::is_std(&a.key_out) && io::is_std(&a.out.out) {
-        return Err(Error::Usage(
-            "--key-out and --out cannot both be standard output".into(),
-        ));
-    }
+    io::check_single_stdin(&[("--mpk", Some(&a.mpk)), a.id.reader()])?;
+    let outs = io::Outputs::plan(&[
+        ("--key-out", &a.key_out, true),
+        ("--out", &a.out.out, false),
+    ])?;
     let id = a.id.bytes(None)?;
     let mpk = keys::sm9_enc_mpk(&a.mpk)?;
     let (k, c) = sm9::encapsulate(&mpk.prepare(), &id, a.len, &mut OsRng)
@@ -312,21 +359,26 @@ fn encap(a: &Sm9Encap) -> Result<()> {
             .map_err(|e| lib_err("cannot encode the encapsulation", e))?,
         Sm9KemFormat::Raw => c.to_bytes().to_vec(),
     };
-    io::write(&a.key_out, &Zeroizing::new(a.out.encoding.encode(&k)), true)?;
-    io::write(&a.out.out, &a.out.encoding.encode(&c_bytes), false)
+    outs.commit(&[(&k[..], a.out.encoding), (&c_bytes, a.out.encoding)])
 }
 
 fn decap(a: &Sm9Decap) -> Result<()> {
     check_len(a.len)?;
-    io::check_single_stdin(&[("--key", &a.key), ("--in", &a.input.input)])?;
+    io::check_single_stdin(&[
+        ("--key", Some(&a.key)),
+        a.pass.reader(),
+        a.id.reader(),
+        ("--in", Some(&a.input.input)),
+    ])?;
+    let outs = io::Outputs::plan(&[("--out", &a.out.out, true)])?;
     let id = a.id.bytes(None)?;
     let key = keys::sm9_enc_user(&a.key, &a.pass)?;
-    let raw = io::read_small(&a.input.input, "encapsulation")?;
-    let bytes = a
-        .out
-        .encoding
-        .decode(&raw, "the encapsulation")
-        .map_err(Error::Failed)?;
+    let bytes = io::read_decoded(
+        &a.input.input,
+        a.out.encoding,
+        io::MAX_SMALL_INPUT,
+        "the encapsulation",
+    )?;
     let c = match a.format {
         Sm9KemFormat::Der => sm9::EncapsulatedKey::from_der(&bytes),
         Sm9KemFormat::Raw => sm9::EncapsulatedKey::from_bytes(&bytes),
@@ -338,5 +390,5 @@ fn decap(a: &Sm9Decap) -> Result<()> {
     })?;
     let k = sm9::decapsulate(&key.prepare(), &id, &c, a.len)
         .map_err(|_| Error::Failed("decapsulation failed".into()))?;
-    io::write(&a.out.out, &Zeroizing::new(a.out.encoding.encode(&k)), true)
+    outs.commit(&[(&k[..], a.out.encoding)])
 }

@@ -186,7 +186,7 @@ fn help_on_every_subcommand_and_usage_errors() {
         ],
         b"",
         2,
-        "cannot open /nonexistent/p.pem: No such file or directory",
+        "cannot open '/nonexistent/p.pem': No such file or directory",
     );
 }
 
@@ -1429,7 +1429,7 @@ fn bad_input_gives_one_line_and_documented_status() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(
-            "smtool: {}: wrong password (or corrupted encrypted key)\n",
+            "smtool: '{}': wrong password (or corrupted encrypted key)\n",
             d.s("ke.pem")
         )
     );
@@ -1671,7 +1671,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         &["sm3", "/nonexistent/file"],
         b"",
         2,
-        "cannot open /nonexistent/file",
+        "cannot open '/nonexistent/file'",
     );
     fails(
         &["sm3", d.0.path().to_str().unwrap()],
