@@ -15,7 +15,8 @@ use sm2::Mode;
 use subtle::ConstantTimeEq;
 
 use crate::util::{
-    array, bad_choice, bytes, raise, reduce_from_der, sm2_err, Data, Kind, OwnedData, Text,
+    array, bad_choice, bytes, detach_parallel, raise, reduce_from_der, sm2_err, Data, Kind,
+    OwnedData, Text,
 };
 
 /// The default distinguishing ID, `b"1234567812345678"` (GB/T 35276).
@@ -342,7 +343,7 @@ impl PrivateKey {
         let enc = SigEncoding::parse(encoding)?;
         let signer = self.signer_for(id.as_deref())?;
         let msgs: Vec<&[u8]> = messages.iter().map(|m| &**m).collect();
-        let sigs: Vec<Vec<u8>> = py.detach(|| {
+        let sigs: Vec<Vec<u8>> = detach_parallel(py, || {
             msgs.par_iter()
                 .map(|m| enc.encode(&signer.sign(&mut OsRng, m)))
                 .collect()
@@ -697,6 +698,25 @@ impl Initiator {
             .map_err(kx_err)?;
         Ok((bytes(py, &key), bytes(py, &sa)))
     }
+
+    /// The key from B's ``R_B`` without key confirmation (the standard's optional steps left
+    /// out, for peers that do not send ``S_B``).
+    fn finish_unconfirmed<'py>(
+        &self,
+        py: Python<'py>,
+        rb: Data<'_>,
+        key_length: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let rb = point(&rb)?;
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let InitState::Waiting(w) = std::mem::replace(&mut *st, InitState::Done) else {
+            return Err(used_up());
+        };
+        let key = py
+            .detach(|| w.finish_unconfirmed(&rb, key_length))
+            .map_err(kx_err)?;
+        Ok(bytes(py, &key))
+    }
 }
 
 enum RespState {
@@ -751,6 +771,24 @@ impl Responder {
             .map_err(kx_err)?;
         *st = RespState::Waiting(Box::new(w));
         Ok((bytes(py, &rb.to_uncompressed()), bytes(py, &sb)))
+    }
+
+    /// Answers ``R_A`` without key confirmation: returns ``(R_B, key)``.
+    fn respond_unconfirmed<'py>(
+        &self,
+        py: Python<'py>,
+        ra: Data<'_>,
+        key_length: usize,
+    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let ra = point(&ra)?;
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let RespState::Ready(r) = std::mem::replace(&mut *st, RespState::Done) else {
+            return Err(used_up());
+        };
+        let (key, rb) = py
+            .detach(|| r.respond_unconfirmed(&mut OsRng, &ra, key_length))
+            .map_err(kx_err)?;
+        Ok((bytes(py, &rb.to_uncompressed()), bytes(py, &key)))
     }
 
     /// Checks A's confirmation ``S_A`` and returns the shared key.

@@ -19,8 +19,8 @@ use zeroize::Zeroizing;
 
 use crate::sm2::hex;
 use crate::util::{
-    array, bad_choice, bytes, password, raise, reduce_from_der, sm9_err, Data, Kind, OwnedData,
-    OwnedText, Text,
+    array, bad_choice, bytes, detach_parallel, password, raise, reduce_from_der, sm9_err, Data,
+    Kind, OwnedData, OwnedText, Text,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -89,6 +89,7 @@ fn enc_master(pk: &sm9::EncMasterPublicKey) -> Arc<EncMaster> {
 
 trait SecretCodec: Sized + Send + Sync {
     fn pkcs8_der(&self) -> sm9::Result<Zeroizing<Vec<u8>>>;
+    fn gmt0080_der(&self) -> sm9::Result<Zeroizing<Vec<u8>>>;
     fn pkcs8_pem(&self) -> sm9::Result<Zeroizing<String>>;
     fn encrypted_der(&self, pw: &[u8]) -> sm9::Result<Vec<u8>>;
     fn encrypted_pem(&self, pw: &[u8]) -> sm9::Result<String>;
@@ -103,6 +104,7 @@ macro_rules! secret_codec {
     ($($t:ty),*) => {$(
         impl SecretCodec for $t {
             fn pkcs8_der(&self) -> sm9::Result<Zeroizing<Vec<u8>>> { self.to_pkcs8_der() }
+            fn gmt0080_der(&self) -> sm9::Result<Zeroizing<Vec<u8>>> { self.to_der() }
             fn pkcs8_pem(&self) -> sm9::Result<Zeroizing<String>> { self.to_pkcs8_pem() }
             fn encrypted_der(&self, pw: &[u8]) -> sm9::Result<Vec<u8>> {
                 self.to_encrypted_pkcs8_der(pw, &mut OsRng)
@@ -161,14 +163,26 @@ fn load_pem<K: SecretCodec>(py: Python<'_>, data: &Text<'_>, pw: Option<Text<'_>
     }
 }
 
+/// DER: PKCS#8 (``format="pkcs8"``, encrypted with `password`) or the bare GM/T 0080
+/// structure (``"gmt0080"``, what GmSSL's ``*_to_der`` functions write; never encrypted).
 fn save_der<'py, K: SecretCodec>(
     py: Python<'py>,
     key: &K,
     pw: Option<Text<'_>>,
+    format: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let der = match password(pw) {
-        Some(pw) => Zeroizing::new(py.detach(|| key.encrypted_der(&pw)).map_err(sm9_err)?),
-        None => key.pkcs8_der().map_err(sm9_err)?,
+    let der = match (password(pw), format) {
+        (Some(pw), "pkcs8") => {
+            Zeroizing::new(py.detach(|| key.encrypted_der(&pw)).map_err(sm9_err)?)
+        }
+        (None, "pkcs8") => key.pkcs8_der().map_err(sm9_err)?,
+        (None, "gmt0080") => key.gmt0080_der().map_err(sm9_err)?,
+        (Some(_), "gmt0080") => {
+            return Err(PyValueError::new_err(
+                "a GM/T 0080 key structure cannot be encrypted; use format=\"pkcs8\"",
+            ))
+        }
+        _ => return Err(bad_choice("format", format, &["pkcs8", "gmt0080"])),
     };
     Ok(bytes(py, &der))
 }
@@ -282,14 +296,16 @@ impl SignMasterKey {
         bytes(py, &*self.key.to_bytes())
     }
 
-    /// PKCS#8 DER; with `password`, encrypted as GmSSL does (PBKDF2-HMAC-SM3 + SM4-CBC).
-    #[pyo3(signature = (password = None))]
+    /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 + SM4-CBC), or
+    /// with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's ``*_to_der``).
+    #[pyo3(signature = (password = None, format = "pkcs8"))]
     fn to_der<'py>(
         &self,
         py: Python<'py>,
         password: Option<Text<'_>>,
+        format: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        save_der(py, &self.key, password)
+        save_der(py, &self.key, password, format)
     }
 
     /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
@@ -366,7 +382,7 @@ fn batch(
         .iter()
         .map(|(m, i, msg, s)| (&**m, &**i, &**msg, &**s))
         .collect();
-    py.detach(|| {
+    detach_parallel(py, || {
         let sigs: Vec<Option<sm9::Signature>> = items
             .par_iter()
             .map(|(_, _, _, s)| enc.decode(s).ok())
@@ -597,14 +613,16 @@ impl SignUserKey {
         bytes(py, &*self.key.ds_bytes())
     }
 
-    /// PKCS#8 DER; with `password`, encrypted as GmSSL does.
-    #[pyo3(signature = (password = None))]
+    /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 + SM4-CBC), or
+    /// with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's ``*_to_der``).
+    #[pyo3(signature = (password = None, format = "pkcs8"))]
     fn to_der<'py>(
         &self,
         py: Python<'py>,
         password: Option<Text<'_>>,
+        format: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        save_der(py, &self.key, password)
+        save_der(py, &self.key, password, format)
     }
 
     /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
@@ -649,7 +667,7 @@ impl SignUserKey {
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
         let enc = SigEncoding::parse(encoding)?;
         let msgs: Vec<&[u8]> = messages.iter().map(|m| &**m).collect();
-        let sigs: sm9::Result<Vec<Vec<u8>>> = py.detach(|| {
+        let sigs: sm9::Result<Vec<Vec<u8>>> = detach_parallel(py, || {
             msgs.par_iter()
                 .map(|m| self.sign_one(m).and_then(|s| enc.encode(&s)))
                 .collect()
@@ -750,14 +768,16 @@ impl EncMasterKey {
         bytes(py, &*self.key.to_bytes())
     }
 
-    /// PKCS#8 DER; with `password`, encrypted as GmSSL does.
-    #[pyo3(signature = (password = None))]
+    /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 + SM4-CBC), or
+    /// with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's ``*_to_der``).
+    #[pyo3(signature = (password = None, format = "pkcs8"))]
     fn to_der<'py>(
         &self,
         py: Python<'py>,
         password: Option<Text<'_>>,
+        format: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        save_der(py, &self.key, password)
+        save_der(py, &self.key, password, format)
     }
 
     /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
@@ -1010,14 +1030,16 @@ impl EncUserKey {
         bytes(py, &*self.key.de_bytes())
     }
 
-    /// PKCS#8 DER; with `password`, encrypted as GmSSL does.
-    #[pyo3(signature = (password = None))]
+    /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 + SM4-CBC), or
+    /// with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's ``*_to_der``).
+    #[pyo3(signature = (password = None, format = "pkcs8"))]
     fn to_der<'py>(
         &self,
         py: Python<'py>,
         password: Option<Text<'_>>,
+        format: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        save_der(py, &self.key, password)
+        save_der(py, &self.key, password, format)
     }
 
     /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
@@ -1173,14 +1195,16 @@ impl ExchangeUserKey {
         bytes(py, &*self.key.de_bytes())
     }
 
-    /// PKCS#8 DER; with `password`, encrypted as GmSSL does.
-    #[pyo3(signature = (password = None))]
+    /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 + SM4-CBC), or
+    /// with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's ``*_to_der``).
+    #[pyo3(signature = (password = None, format = "pkcs8"))]
     fn to_der<'py>(
         &self,
         py: Python<'py>,
         password: Option<Text<'_>>,
+        format: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        save_der(py, &self.key, password)
+        save_der(py, &self.key, password, format)
     }
 
     /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
@@ -1301,6 +1325,25 @@ impl Initiator {
         let (key, sa) = res.ok_or_else(used_up)?.map_err(sm9_err)?;
         Ok((bytes(py, &key), bytes(py, &sa)))
     }
+
+    /// The key from B's ``R_B`` without checking a confirmation (for peers that send none).
+    fn finish_unconfirmed<'py>(
+        &self,
+        py: Python<'py>,
+        rb: Data<'_>,
+        key_length: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let rb = ephemeral(&rb)?;
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let cell = st.as_mut().ok_or_else(used_up)?;
+        let res = py.detach(|| {
+            cell.with_dependent_mut(|_, pending| {
+                pending.take().map(|i| i.finish(&rb, None, key_length))
+            })
+        });
+        let (key, _sa) = res.ok_or_else(used_up)?.map_err(sm9_err)?;
+        Ok(bytes(py, &key))
+    }
 }
 
 /// The responder (B) of the SM9 key exchange: ``rb, sb = b.respond(ra, key_length)``; on
@@ -1354,6 +1397,18 @@ impl Responder {
             .map_err(sm9_err)?;
         *self.state.lock().unwrap_or_else(|e| e.into_inner()) = Some((r, key_length));
         Ok((bytes(py, &rb.to_bytes()), bytes(py, &sb)))
+    }
+
+    /// The shared key without A's confirmation (for peers that send none).
+    fn finish_unconfirmed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let (r, len) = self
+            .state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .ok_or_else(used_up)?;
+        let key = r.finish_unconfirmed(len).map_err(sm9_err)?;
+        Ok(bytes(py, &key))
     }
 
     /// Checks A's ``S_A`` and returns the shared key.

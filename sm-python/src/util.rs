@@ -214,6 +214,44 @@ pub fn maybe_detach<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce() -> T +
     }
 }
 
+/// Runs `f` (which may use rayon's parallel iterators) in this process's own thread pool.
+///
+/// rayon's global pool does not survive `fork()`: a child process (multiprocessing's default
+/// start method on Linux) inherits a pool whose threads do not exist and would wait for them
+/// forever. So the pool is per process: a new one is built when the process id changes (the
+/// stale one is leaked, never joined).
+fn in_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    type Pool = Option<(u32, std::sync::Arc<rayon::ThreadPool>)>;
+    static POOL: std::sync::Mutex<Pool> = std::sync::Mutex::new(None);
+    let pid = std::process::id();
+    let pool = {
+        let mut slot = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        match &*slot {
+            Some((p, pool)) if *p == pid => Some(pool.clone()),
+            _ => match rayon::ThreadPoolBuilder::new().build() {
+                Ok(pool) => {
+                    let pool = std::sync::Arc::new(pool);
+                    if let Some(stale) = slot.replace((pid, pool.clone())) {
+                        std::mem::forget(stale);
+                    }
+                    Some(pool)
+                }
+                Err(_) => None,
+            },
+        }
+    };
+    match pool {
+        Some(pool) => pool.install(f),
+        // No threads to be had: run on the calling thread.
+        None => f(),
+    }
+}
+
+/// [`in_pool`] with the GIL released: for the calls that spread work over all cores.
+pub fn detach_parallel<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> T {
+    py.detach(|| in_pool(f))
+}
+
 /// `__reduce__` value `(cls.from_der, (der,))`: key objects pickle through their DER.
 pub fn reduce_from_der<'py>(
     slf: &Bound<'py, PyAny>,

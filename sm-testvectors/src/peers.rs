@@ -1,12 +1,23 @@
-//! The Python interop peers (PyPI `gmalg` and `gmssl-pyx`), shared by every test that drives them
-//! and by `cargo xtask test`: one pinned list, one virtual environment at `target/peers-venv`.
+//! The Python interop peers (PyPI `gmalg`, `gmssl-pyx`, ...) and the tools of the `smcrypto`
+//! wheel, shared by every test that drives them and by `cargo xtask test` / `cargo xtask py`:
+//! one pinned list, one virtual environment at `target/peers-venv`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// The pinned PyPI peers.
-pub const PY_PEERS: &[&str] = &["gmalg==1.1.2", "gmssl-pyx==2.1.0"];
+/// The pinned PyPI packages of the venv: the interop peers (`gmalg`, `gmssl-pyx`, and for the
+/// `smcrypto` wheel's tests also `gmssl` and `snowland-smx`), and what the wheel is built and
+/// tested with (`maturin`, `pytest`, `dask[distributed]`).
+pub const PY_PEERS: &[&str] = &[
+    "gmalg==1.1.2",
+    "gmssl-pyx==2.1.0",
+    "gmssl==3.2.2",
+    "snowland-smx==1.1.0",
+    "maturin==1.16.0",
+    "pytest==9.2.0",
+    "dask[distributed]==2026.8.0",
+];
 
 /// The workspace's `target/peers-venv`.
 pub fn venv_dir() -> PathBuf {

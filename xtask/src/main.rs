@@ -5,6 +5,7 @@
 //! cargo xtask check [--quick]      # num-bigint reference + cross-backend equivalence
 //! cargo xtask ct [--quick] [--dudect]  # constant-time checks: valgrind/memcheck, dudect t-test
 //! cargo xtask cross-aarch64        # aarch64 build + sm-field tests + check under QEMU
+//! cargo xtask py [build|test|bench] # the `smcrypto` Python wheel (sm-python/)
 //! cargo xtask bench [OPTIONS] [GROUP...]
 //!     --backends u32,u64,asm       # A/B the limb backends in one process (default: all)
 //!     --quick                      # short run (well under a minute)
@@ -15,6 +16,7 @@ mod bench;
 mod check;
 mod cross;
 mod ct;
+mod py;
 mod sysinfo;
 mod test_cmd;
 
@@ -22,7 +24,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: cargo xtask <test | check [--quick] [--seed N] | ct [--quick] [--dudect] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...] | cross-aarch64 [setup|test|check|clippy|cargo ARGS]>"
+        "usage: cargo xtask <test | check [--quick] [--seed N] | ct [--quick] [--dudect] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...] | cross-aarch64 [setup|test|check|clippy|cargo ARGS] | py [build|test|bench]>"
     );
     ExitCode::from(2)
 }
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "test" => test_cmd::run(rest),
         "cross-aarch64" => cross::run(rest),
+        "py" => py::cmd(rest),
         _ => return usage(),
     };
     match result {

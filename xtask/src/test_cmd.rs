@@ -3,6 +3,7 @@
 //! Interop peers from PyPI (`gmalg`, `gmssl-pyx`) go into a virtual environment under
 //! `target/peers-venv`; tests find its interpreter through `SM_PEERS_PYTHON`. OpenSSL's CLI is on
 //! every machine. A failed peer install is an error: tests must not silently skip their peers.
+//! After the Rust tests, the `smcrypto` wheel is built and its pytest suite run (`xtask py`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,5 +39,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         // heavy property tests run fast and arithmetic overflow still fails loudly.
         .args(["test", "--workspace"])
         .args(args);
-    run_cmd(&mut cmd)
+    run_cmd(&mut cmd)?;
+    // The Python wheel: built with maturin, tested with pytest in the same venv.
+    crate::py::test()
 }
