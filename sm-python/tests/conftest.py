@@ -30,3 +30,17 @@ def gmssl():
 def h(s):
     """Hex (possibly with spaces or line breaks) to bytes."""
     return bytes.fromhex("".join(s.split()))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say which kernels and peers this run exercised."""
+    import importlib.metadata as md
+
+    import smcrypto
+
+    peers = ", ".join(
+        f"{p} {md.version(p)}" for p in ("gmalg", "gmssl-pyx", "gmssl", "snowland-smx", "dask")
+    )
+    terminalreporter.write_line(
+        f"smcrypto {md.version('smcrypto')}: SM3 multi-buffer kernel {smcrypto.SIMD}; peers: {peers}"
+    )
