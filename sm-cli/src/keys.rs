@@ -151,8 +151,39 @@ struct PemBlock {
     der: Zeroizing<Vec<u8>>,
 }
 
-/// The label of a `-----BEGIN LABEL-----` / `-----END LABEL-----` line (RFC 7468 §3: printable
-/// ASCII; trailing whitespace allowed), or `None` when the line is not exactly that.
+/// The PEM labels a message may name. Any other label is not echoed: a damaged file can splice
+/// part of the key's base64 into its BEGIN line.
+const KNOWN_LABELS: &[&str] = &[
+    "PRIVATE KEY",
+    "ENCRYPTED PRIVATE KEY",
+    "PUBLIC KEY",
+    "EC PRIVATE KEY",
+    "SM2 PRIVATE KEY",
+    "EC PARAMETERS",
+    "RSA PRIVATE KEY",
+    "RSA PUBLIC KEY",
+    "DSA PRIVATE KEY",
+    "CERTIFICATE",
+    "CERTIFICATE REQUEST",
+    "X509 CRL",
+    "PKCS7",
+    "CMS",
+    sm9::PEM_SIGN_MASTER_PUBLIC_KEY,
+    sm9::PEM_ENC_MASTER_PUBLIC_KEY,
+];
+
+/// A label for a message: quoted when it is a known one, else not shown.
+fn shown_label(label: &str) -> String {
+    if KNOWN_LABELS.contains(&label) {
+        quote_bytes(label.as_bytes())
+    } else {
+        "(an unrecognised label, not shown)".into()
+    }
+}
+
+/// The label of a `-----BEGIN LABEL-----` / `-----END LABEL-----` line (upper-case letters,
+/// digits, single spaces and hyphens, as every label in use; trailing whitespace allowed), or
+/// `None` when the line is not exactly that.
 fn boundary_label<'a>(line: &'a str, kind: &str) -> Option<&'a str> {
     let label = line
         .trim_end()
@@ -162,7 +193,9 @@ fn boundary_label<'a>(line: &'a str, kind: &str) -> Option<&'a str> {
         .strip_suffix("-----")?;
     let ok = !label.is_empty()
         && label.len() <= 64
-        && label.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
+        && label
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b' ' || b == b'-')
         && !label.contains("--")
         && !label.starts_with([' ', '-'])
         && !label.ends_with([' ', '-']);
@@ -192,7 +225,7 @@ fn pem_blocks(text: &str) -> std::result::Result<Vec<PemBlock>, String> {
                 if boundary_label(line, "END") != Some(label) {
                     return Err(format!(
                         "line {n}: malformed PEM END line (expected the END line of {})",
-                        quote_bytes(label.as_bytes())
+                        shown_label(label)
                     ));
                 }
                 ended = true;
@@ -202,7 +235,7 @@ fn pem_blocks(text: &str) -> std::result::Result<Vec<PemBlock>, String> {
                 if body.is_empty() && line.trim() == "Proc-Type: 4,ENCRYPTED" {
                     return Err(format!(
                         "legacy encrypted PEM ({}) is not supported; convert the key to PKCS#8 encryption ('openssl pkcs8 -topk8')",
-                        quote_bytes(label.as_bytes())
+                        shown_label(label)
                     ));
                 }
                 return Err(format!("line {n}: PEM headers are not supported"));
@@ -217,7 +250,7 @@ fn pem_blocks(text: &str) -> std::result::Result<Vec<PemBlock>, String> {
         if !ended {
             return Err(format!(
                 "PEM block {} (line {begin}) has no END line",
-                quote_bytes(label.as_bytes())
+                shown_label(label)
             ));
         }
         let der = base64::engine::general_purpose::STANDARD
@@ -225,7 +258,7 @@ fn pem_blocks(text: &str) -> std::result::Result<Vec<PemBlock>, String> {
             .map_err(|_| {
                 format!(
                     "corrupted PEM block {} (line {begin}): invalid base64",
-                    quote_bytes(label.as_bytes())
+                    shown_label(label)
                 )
             })?;
         blocks.push(PemBlock {
@@ -427,7 +460,7 @@ fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
     let mismatch = |label: &str, holds: &str| {
         Error::Input(format!(
             "{name}: the PEM label {} does not fit what the block holds ({holds})",
-            quote_bytes(label.as_bytes())
+            shown_label(label)
         ))
     };
     match label.as_deref() {
@@ -477,7 +510,7 @@ fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
         (Some((kind, form)), _) => Ok(Loaded { kind, form, der }),
         (None, Some(l)) => Err(Error::Input(format!(
             "{name}: not a recognised key (PEM label {}; expected PKCS#8, SEC1, SPKI or GmSSL SM9)",
-            quote_bytes(l.as_bytes())
+            shown_label(&l)
         ))),
         (None, None) => Err(Error::Input(format!(
             "{name}: not a recognised key (expected PEM or DER: PKCS#8, SEC1, SPKI or GmSSL SM9)"
