@@ -390,29 +390,54 @@ impl Outputs {
         let mut plan = Outputs {
             targets: Vec::new(),
         };
-        // (option, canonical destination, identity when it exists)
-        let mut seen: Vec<(&str, PathBuf, Option<FileId>)> = Vec::new();
+        // (option, canonical destination of a regular file, identity of an existing one)
+        let mut seen: Vec<(&str, Option<PathBuf>, Option<FileId>)> = Vec::new();
+        let mut stdout_opt: Option<&str> = None;
         for &(opt, path, secret) in outputs {
+            let clash = |seen: &[(&str, Option<PathBuf>, Option<FileId>)],
+                         key: &Option<PathBuf>,
+                         id: &Option<FileId>| {
+                match seen
+                    .iter()
+                    .find(|(_, k, i)| (k.is_some() && k == key) || (id.is_some() && i == id))
+                {
+                    Some((other, ..)) => Err(Error::Usage(format!(
+                        "{other} and {opt} name the same file ({}): each output needs its own",
+                        quote(path)
+                    ))),
+                    None => Ok(()),
+                }
+            };
             if is_stdout(path) {
-                if let Some((other, ..)) = seen.iter().find(|(_, p, _)| is_stdout(p)) {
+                if let Some(other) = stdout_opt {
                     return Err(Error::Usage(format!(
                         "{other} and {opt} cannot both be standard output"
                     )));
                 }
+                stdout_opt = Some(opt);
                 if std_stream_closed(1) {
                     return Err(stdout_closed());
                 }
-                seen.push((opt, path.to_path_buf(), None));
+                // Standard output redirected to a file is that file.
+                let id = std::fs::metadata("/dev/stdout")
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .and_then(|m| identity(&m));
+                clash(&seen, &None, &id)?;
+                seen.push((opt, None, id));
                 plan.targets.push(Target::Stdout);
                 continue;
             }
             let (dest, id, meta) = match std::fs::metadata(path) {
                 Ok(m) if m.is_dir() => return Err(cannot_write(path, "is a directory")),
-                Ok(m) => {
+                Ok(m) if m.is_file() => {
                     let dest =
                         std::fs::canonicalize(path).map_err(|e| Error::io(path, "write", &e))?;
                     (dest, identity(&m), Some(m))
                 }
+                // A device or FIFO (`/dev/null`, `/dev/stdout`): written in place; two outputs
+                // to one terminal or to `/dev/null` are fine.
+                Ok(m) => (path.to_path_buf(), None, Some(m)),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
                     let name = path
                         .file_name()
@@ -432,16 +457,12 @@ impl Outputs {
                 }
                 Err(e) => return Err(Error::io(path, "write", &e)),
             };
-            if let Some((other, ..)) = seen
-                .iter()
-                .find(|(_, d, i)| *d == dest || (id.is_some() && *i == id))
-            {
-                return Err(Error::Usage(format!(
-                    "{other} and {opt} name the same file ({}): each output needs its own",
-                    quote(path)
-                )));
-            }
-            seen.push((opt, dest.clone(), id));
+            let key = match &meta {
+                Some(m) if !m.is_file() => None,
+                _ => Some(dest.clone()),
+            };
+            clash(&seen, &key, &id)?;
+            seen.push((opt, key, id));
             match meta {
                 Some(m) if !m.is_file() => plan.targets.push(Target::Direct(dest)),
                 _ => {

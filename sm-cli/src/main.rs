@@ -33,6 +33,7 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".into());
+        let msg = error::escape(msg.as_bytes());
         let _ = writeln!(std::io::stderr(), "smtool: internal error: {msg}");
     }));
     let args = match cli::Cli::try_parse() {
