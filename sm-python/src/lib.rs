@@ -18,6 +18,7 @@ fn smcrypto_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sm3::hmac_sm3, m)?)?;
     m.add_function(wrap_pyfunction!(sm3::kdf, m)?)?;
     m.add_function(wrap_pyfunction!(sm3::sm3_many, m)?)?;
+    m.add_function(wrap_pyfunction!(sm3::_native_sm3_loop, m)?)?;
     let sm2_mod = PyModule::new(py, "sm2")?;
     sm2::register(&sm2_mod)?;
     m.add_submodule(&sm2_mod)?;

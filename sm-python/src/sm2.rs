@@ -632,7 +632,7 @@ fn used_up() -> PyErr {
 }
 
 enum InitState {
-    Ready(exchange::Initiator),
+    Ready(Box<exchange::Initiator>),
     Waiting(Box<InitiatorWaiting>),
     Done,
 }
@@ -663,7 +663,7 @@ impl Initiator {
         )
         .map_err(sm2_err)?;
         Ok(Initiator {
-            state: Mutex::new(InitState::Ready(i)),
+            state: Mutex::new(InitState::Ready(Box::new(i))),
         })
     }
 
@@ -720,7 +720,7 @@ impl Initiator {
 }
 
 enum RespState {
-    Ready(exchange::Responder),
+    Ready(Box<exchange::Responder>),
     Waiting(Box<ResponderWaiting>),
     Done,
 }
@@ -750,7 +750,7 @@ impl Responder {
         )
         .map_err(sm2_err)?;
         Ok(Responder {
-            state: Mutex::new(RespState::Ready(r)),
+            state: Mutex::new(RespState::Ready(Box::new(r))),
         })
     }
 

@@ -49,7 +49,7 @@ impl EncMaster {
 
 /// One live [`Master`] per encoded key: a registry of weak references.
 fn intern<P: Clone, Q, const N: usize>(
-    registry: &'static OnceLock<Mutex<HashMap<[u8; N], Weak<Master<P, Q>>>>>,
+    registry: &'static Registry<P, Q, N>,
     key: [u8; N],
     public: &P,
 ) -> Arc<Master<P, Q>> {
@@ -372,13 +372,16 @@ fn sm9_verifies(
     }
 }
 
+/// One item of a batch: master, identity, message, encoded signature.
+type BatchRef<'a> = (&'a SignMaster, &'a [u8], &'a [u8], &'a [u8]);
+
 /// Verifies many `(master, identity, message, signature)` on all cores.
 fn batch(
     py: Python<'_>,
     items: &[(Arc<SignMaster>, OwnedText, OwnedData, OwnedData)],
     enc: SigEncoding,
 ) -> Vec<bool> {
-    let items: Vec<(&SignMaster, &[u8], &[u8], &[u8])> = items
+    let items: Vec<BatchRef<'_>> = items
         .iter()
         .map(|(m, i, msg, s)| (&**m, &**i, &**msg, &**s))
         .collect();
@@ -1436,5 +1439,46 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Initiator>()?;
     m.add_class::<Responder>()?;
     m.add_function(wrap_pyfunction!(verify_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(_native_sign_loop, m)?)?;
+    m.add_function(wrap_pyfunction!(_native_verify_loop, m)?)?;
     Ok(())
+}
+
+/// Benchmark support: `n` signatures in a Rust loop (GIL released); seconds elapsed. Compared
+/// with the same calls made from Python, it gives the Python-call overhead in one process.
+#[pyfunction]
+pub fn _native_sign_loop(py: Python<'_>, key: &SignUserKey, message: Data<'_>, n: usize) -> f64 {
+    py.detach(|| {
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(key.sign_one(&message).ok());
+        }
+        t.elapsed().as_secs_f64()
+    })
+}
+
+/// Benchmark support: `n` verifications in a Rust loop (GIL released); seconds elapsed.
+#[pyfunction]
+pub fn _native_verify_loop(
+    py: Python<'_>,
+    key: &SignMasterPublicKey,
+    signature: Data<'_>,
+    message: Data<'_>,
+    identity: Text<'_>,
+    n: usize,
+) -> f64 {
+    py.detach(|| {
+        let master = key.master.prepared();
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(sm9_verifies(
+                master,
+                &identity,
+                &message,
+                &signature,
+                SigEncoding::Der,
+            ));
+        }
+        t.elapsed().as_secs_f64()
+    })
 }

@@ -61,7 +61,14 @@ pub fn build() -> Result<PathBuf, String> {
         .ok_or("maturin wrote no smcrypto wheel")?;
     println!("xtask py: built {}", wheel.display());
     run(Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall"])
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--force-reinstall",
+        ])
         .arg(&wheel))?;
     Ok(python)
 }
@@ -69,9 +76,14 @@ pub fn build() -> Result<PathBuf, String> {
 /// Builds the wheel and runs its pytest suite.
 pub fn test() -> Result<(), String> {
     let python = build()?;
-    run(Command::new(&python)
-        .current_dir(root())
-        .args(["-m", "pytest", "-p", "no:cacheprovider", "-q", "sm-python/tests"]))
+    run(Command::new(&python).current_dir(root()).args([
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "sm-python/tests",
+    ]))
 }
 
 pub fn cmd(args: &[String]) -> Result<(), String> {
