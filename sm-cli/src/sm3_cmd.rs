@@ -237,9 +237,14 @@ fn check(lists: &[PathBuf], key: Option<&[u8]>, quiet: bool) -> Result<()> {
         ));
     }
     let failed = bad + unreadable + irregular;
-    if failed + malformed > 0 {
+    if failed > 0 {
         return Err(Error::Failed(format!(
             "{failed} of {listed} listed files did NOT match ({bad} mismatched, {unreadable} unreadable, {irregular} not regular files); {malformed} improperly formatted lines"
+        )));
+    }
+    if malformed > 0 {
+        return Err(Error::Failed(format!(
+            "all {listed} listed files OK, but {malformed} lines are improperly formatted"
         )));
     }
     Ok(())

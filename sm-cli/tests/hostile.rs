@@ -780,6 +780,16 @@ fn sm3_check_one_line_per_file_escaped_names_no_hang() {
     assert!(stdout.contains(&format!("{good}: FAILED\n")), "{stdout}");
     assert!(err.contains("5 of 7"), "{err}");
 
+    // The list is streamed: 64 MiB of lines under a 64 MiB address-space limit.
+    let out = sh(&format!(
+        "(cat {l}; yes xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx | head -c 64M) | (ulimit -v 65536; exec \"$SMTOOL\" sm3 --check --quiet) > /dev/null"
+    ));
+    let err = one_line(&out, 1, "streamed list");
+    assert!(
+        err.contains("5 of 7") && err.contains("improperly formatted"),
+        "{err}"
+    );
+
     // A name with a newline: the digest line escapes it and --check reads it back.
     let nl = d.write("new\nline", b"xyz");
     let line = ok(&["sm3", &nl], b"");
