@@ -230,7 +230,7 @@ def main():
         "|---|---|---|---:|---:|---:|",
     ]
     for group, op, name, mn, med, ratio, unit in rows:
-        extra = f" ({unit / med / 1e6:.0f} MB/s)" if unit else ""
+        extra = f" ({unit / med / 1e6:.3g} MB/s)" if unit else ""
         lines.append(f"| {group} | {op} | {name} | {fmt_time(mn)} | {fmt_time(med)}{extra} | {ratio:.3g}× |")
     lines.append(
         f"| sm9 | verifications per second (200, thread pool) | smcrypto | 1 thread {one:.0f}/s | "
