@@ -6,6 +6,7 @@
 //! cargo xtask ct [--quick] [--dudect]  # constant-time checks: valgrind/memcheck, dudect t-test
 //! cargo xtask cross-aarch64        # aarch64 build + sm-field tests + check under QEMU
 //! cargo xtask py [build|test|bench] # the `smcrypto` Python wheel (sm-python/)
+//! cargo xtask wasm [build|test|bench|pack] # the WebAssembly/npm package (sm-wasm/)
 //! cargo xtask bench [OPTIONS] [GROUP...]
 //!     --backends u32,u64,asm       # A/B the limb backends in one process (default: all)
 //!     --quick                      # short run (well under a minute)
@@ -19,12 +20,13 @@ mod ct;
 mod py;
 mod sysinfo;
 mod test_cmd;
+mod wasm;
 
 use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: cargo xtask <test | check [--quick] [--seed N] | ct [--quick] [--dudect] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...] | cross-aarch64 [setup|test|check|clippy|cargo ARGS] | py [build|test|bench]>"
+        "usage: cargo xtask <test | check [--quick] [--seed N] | ct [--quick] [--dudect] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...] | cross-aarch64 [setup|test|check|clippy|cargo ARGS] | py [build|test|bench] | wasm [build|test|bench|pack]>"
     );
     ExitCode::from(2)
 }
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         "test" => test_cmd::run(rest),
         "cross-aarch64" => cross::run(rest),
         "py" => py::cmd(rest),
+        "wasm" => wasm::run(rest),
         _ => return usage(),
     };
     match result {

@@ -1,0 +1,2 @@
+export { SmError } from './index.js';
+export function smError(code: string, message: string): Error;
