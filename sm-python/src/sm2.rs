@@ -156,15 +156,13 @@ impl std::ops::Deref for SignerRef<'_> {
     }
 }
 
-fn encrypted_only(format: &str) -> PyResult<()> {
+/// The PBES2 parameters for `format` when a password is given.
+fn pbes2_for(format: &str) -> PyResult<sm2::Pbes2> {
     match format {
-        "gmssl" => Ok(()),
-        "openssl" => Err(PyValueError::new_err(
-            "password-encrypted SM2 keys are written as GmSSL does (PBKDF2-HMAC-SM3 + SM4-CBC), \
-             which OpenSSL 3.0 cannot read; use format=\"gmssl\"",
-        )),
+        "gmssl" => Ok(sm2::Pbes2::GmSsl),
+        "openssl" => Ok(sm2::Pbes2::OpenSsl),
         "sec1" => Err(PyValueError::new_err(
-            "SEC1 keys cannot be password-encrypted here; use PKCS#8 (format=\"gmssl\")",
+            "SEC1 keys cannot be password-encrypted here; use PKCS#8 (format=\"gmssl\" or \"openssl\")",
         )),
         _ => Err(bad_choice("format", format, &["gmssl", "openssl", "sec1"])),
     }
@@ -186,7 +184,8 @@ impl PrivateKey {
     }
 
     /// From DER: PKCS#8 (either layout), SEC1 ``ECPrivateKey``, or with `password` a PBES2
-    /// ``EncryptedPrivateKeyInfo`` (PBKDF2-HMAC-SM3 + SM4-CBC, as GmSSL writes it).
+    /// ``EncryptedPrivateKeyInfo`` (PBKDF2 with HMAC-SM3 or HMAC-SHA256; SM4-, AES-128- or
+    /// AES-256-CBC: what GmSSL and OpenSSL write).
     #[staticmethod]
     #[pyo3(signature = (data, password = None))]
     fn from_der(py: Python<'_>, data: Data<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
@@ -244,7 +243,9 @@ impl PrivateKey {
 
     /// DER: PKCS#8 in GmSSL's layout (``format="gmssl"``, the curve also named inside the
     /// ``ECPrivateKey``), OpenSSL's (``"openssl"``) or SEC1 (``"sec1"``); with `password`, a PBES2
-    /// ``EncryptedPrivateKeyInfo`` as GmSSL writes it (65536 iterations of PBKDF2-HMAC-SM3).
+    /// ``EncryptedPrivateKeyInfo`` as GmSSL writes it (PBKDF2-HMAC-SM3 + SM4-CBC, which OpenSSL
+    /// 3.0 cannot read) or, with ``format="openssl"``, as OpenSSL does (PBKDF2-HMAC-SHA256 +
+    /// AES-256-CBC); 65536 iterations.
     #[pyo3(signature = (password = None, format = "gmssl"))]
     fn to_der<'py>(
         &self,
@@ -254,9 +255,9 @@ impl PrivateKey {
     ) -> PyResult<Bound<'py, PyBytes>> {
         match crate::util::password(password) {
             Some(pw) => {
-                encrypted_only(format)?;
+                let scheme = pbes2_for(format)?;
                 let der = py
-                    .detach(|| self.sk.to_pkcs8_encrypted_der(&mut OsRng, &pw))
+                    .detach(|| self.sk.to_pkcs8_encrypted_der_as(&mut OsRng, &pw, scheme))
                     .map_err(sm2_err)?;
                 Ok(bytes(py, &der))
             }
@@ -274,11 +275,11 @@ impl PrivateKey {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let pem = match crate::util::password(password) {
             Some(pw) => {
-                encrypted_only(format)?;
+                let scheme = pbes2_for(format)?;
                 zeroize::Zeroizing::new(
                     py.detach(|| {
                         self.sk
-                            .to_pkcs8_encrypted_pem(&mut OsRng, &pw, LineEnding::LF)
+                            .to_pkcs8_encrypted_pem_as(&mut OsRng, &pw, scheme, LineEnding::LF)
                     })
                     .map_err(sm2_err)?,
                 )

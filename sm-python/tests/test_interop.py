@@ -10,6 +10,7 @@ project's venv by `cargo xtask py`; a missing peer is an import error, never a s
 """
 
 import os
+import subprocess
 
 import gmalg
 import gmssl_pyx
@@ -100,6 +101,24 @@ def test_sm2_snowland():
     assert snow_sm2.Verify(key.sign(MSG, id=b"carol", encoding="raw"), MSG, kp.publicKey, 64, uid=b"carol")
     assert key.decrypt(b"\x04" + snow_sm2.Encrypt(MSG, kp.publicKey, 64)) == MSG
     assert snow_sm2.Decrypt(key.public_key().encrypt(MSG)[1:], kp.privateKey, 64) == MSG
+
+
+def _openssl(args, data):
+    return subprocess.run(["openssl", *args], input=data, capture_output=True, check=True).stdout
+
+
+def test_sm2_keys_openssl_cli():
+    """Password-encrypted keys with OpenSSL 3's CLI, both ways (format="openssl")."""
+    key = sm2.PrivateKey.generate()
+    enc = key.to_pem(password="pw 1", format="openssl")
+    plain = _openssl(["pkey", "-passin", "pass:pw 1"], enc)
+    assert sm2.PrivateKey.from_pem(plain) == key
+    for cipher in ("aes-256-cbc", "sm4-cbc"):
+        theirs = _openssl(
+            ["pkcs8", "-topk8", "-v2", cipher, "-v2prf", "hmacWithSHA256", "-passout", "pass:pw 2"],
+            key.to_pem(format="openssl"),
+        )
+        assert sm2.PrivateKey.from_pem(theirs, password=b"pw 2") == key
 
 
 # ------------------------------------------------------------------------------------- SM9

@@ -87,8 +87,11 @@ def test_sm2_key_encodings():
         sm2.PrivateKey.from_pem(pem)
     with pytest.raises(TypeError):
         sm2.PrivateKey.from_pem(key.to_pem(), password=b"pw")
+    openssl_enc = key.to_pem(password=b"pw", format="openssl")
+    assert sm2.PrivateKey.from_pem(openssl_enc, password="pw") == key
+    assert openssl_enc != pem
     with pytest.raises(ValueError):
-        key.to_pem(password=b"pw", format="openssl")
+        key.to_pem(password=b"pw", format="sec1")
     assert sm2.PrivateKey.from_bytes(key.to_bytes()) == key
     assert sm2.PublicKey.from_bytes(pub.to_bytes(compressed=True)) == pub
     assert sm2.PublicKey.from_der(pub.to_der()) == pub

@@ -31,6 +31,98 @@ const PBES2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549
 const PBKDF2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5.12");
 const HMAC_SM3_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.401.2");
 const SM4_CBC_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.104.2");
+const HMAC_SHA256_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.2.9");
+const AES128_CBC_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.1.2");
+const AES256_CBC_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.1.42");
+
+/// Which PBES2 (RFC 8018 §6.2) parameters a password-encrypted key is written with. Reading
+/// accepts both, and AES-128-CBC too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Pbes2 {
+    /// PBKDF2-HMAC-SM3 and SM4-CBC, as GmSSL writes (and reads) it. OpenSSL 3.0 cannot read
+    /// it: it has no HMAC-SM3 PRF for PBKDF2.
+    #[default]
+    GmSsl,
+    /// PBKDF2-HMAC-SHA256 and AES-256-CBC, what `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes
+    /// and every OpenSSL reads.
+    OpenSsl,
+}
+
+/// The PRF of PBKDF2.
+#[derive(Clone, Copy)]
+enum Prf {
+    HmacSm3,
+    HmacSha256,
+}
+
+/// The PBES2 encryption scheme (all CBC with PKCS#7 padding and a 16-byte IV).
+#[derive(Clone, Copy)]
+enum Cbc {
+    Sm4,
+    Aes128,
+    Aes256,
+}
+
+impl Cbc {
+    fn from_oid(oid: ObjectIdentifier) -> Option<Self> {
+        match oid {
+            SM4_CBC_OID => Some(Cbc::Sm4),
+            AES128_CBC_OID => Some(Cbc::Aes128),
+            AES256_CBC_OID => Some(Cbc::Aes256),
+            _ => None,
+        }
+    }
+
+    fn oid(self) -> ObjectIdentifier {
+        match self {
+            Cbc::Sm4 => SM4_CBC_OID,
+            Cbc::Aes128 => AES128_CBC_OID,
+            Cbc::Aes256 => AES256_CBC_OID,
+        }
+    }
+
+    fn key_len(self) -> usize {
+        match self {
+            Cbc::Sm4 | Cbc::Aes128 => 16,
+            Cbc::Aes256 => 32,
+        }
+    }
+
+    fn encrypt(self, key: &[u8], iv: &[u8; 16], data: &[u8]) -> Vec<u8> {
+        use cbc::cipher::{block_padding::Pkcs7, BlockEncryptMut, KeyIvInit};
+        match self {
+            Cbc::Sm4 => cbc::Encryptor::<sm4_ct::Sm4>::new(key.into(), iv.into())
+                .encrypt_padded_vec_mut::<Pkcs7>(data),
+            Cbc::Aes128 => cbc::Encryptor::<aes::Aes128>::new(key.into(), iv.into())
+                .encrypt_padded_vec_mut::<Pkcs7>(data),
+            Cbc::Aes256 => cbc::Encryptor::<aes::Aes256>::new(key.into(), iv.into())
+                .encrypt_padded_vec_mut::<Pkcs7>(data),
+        }
+    }
+
+    fn decrypt(self, key: &[u8], iv: &[u8; 16], data: &[u8]) -> Result<Vec<u8>, Error> {
+        use cbc::cipher::{block_padding::Pkcs7, BlockDecryptMut, KeyIvInit};
+        match self {
+            Cbc::Sm4 => cbc::Decryptor::<sm4_ct::Sm4>::new(key.into(), iv.into())
+                .decrypt_padded_vec_mut::<Pkcs7>(data),
+            Cbc::Aes128 => cbc::Decryptor::<aes::Aes128>::new(key.into(), iv.into())
+                .decrypt_padded_vec_mut::<Pkcs7>(data),
+            Cbc::Aes256 => cbc::Decryptor::<aes::Aes256>::new(key.into(), iv.into())
+                .decrypt_padded_vec_mut::<Pkcs7>(data),
+        }
+        .map_err(|_| Error::Decryption)
+    }
+}
+
+impl Pbes2 {
+    fn parts(self) -> (Prf, Cbc) {
+        match self {
+            Pbes2::GmSsl => (Prf::HmacSm3, Cbc::Sm4),
+            Pbes2::OpenSsl => (Prf::HmacSha256, Cbc::Aes256),
+        }
+    }
+}
 
 /// Iteration count GmSSL uses for PBKDF2.
 pub const PBKDF2_ITERATIONS: u32 = 65536;
@@ -140,17 +232,29 @@ impl<B: Backend> SecretKey<B> {
 
     /// PKCS#8 `EncryptedPrivateKeyInfo` DER as GmSSL writes it: PBES2 with PBKDF2-HMAC-SM3
     /// (65536 iterations, 16-byte key, random 16-byte salt) and SM4-CBC (random IV, PKCS#7
-    /// padding) over the PKCS#8 `PrivateKeyInfo`.
+    /// padding) over the PKCS#8 `PrivateKeyInfo`. [`SecretKey::to_pkcs8_encrypted_der_as`]
+    /// writes what OpenSSL reads.
     pub fn to_pkcs8_encrypted_der(
         &self,
         rng: &mut impl CryptoRngCore,
         password: &[u8],
     ) -> Result<Vec<u8>, Error> {
+        self.to_pkcs8_encrypted_der_as(rng, password, Pbes2::GmSsl)
+    }
+
+    /// [`SecretKey::to_pkcs8_encrypted_der`] with the PBES2 parameters of `scheme` (65536
+    /// PBKDF2 iterations, random 16-byte salt and IV).
+    pub fn to_pkcs8_encrypted_der_as(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        password: &[u8],
+        scheme: Pbes2,
+    ) -> Result<Vec<u8>, Error> {
         let mut salt = [0u8; 16];
         let mut iv = [0u8; 16];
         rng.fill_bytes(&mut salt);
         rng.fill_bytes(&mut iv);
-        self.to_pkcs8_encrypted_der_with_params(password, &salt, &iv, PBKDF2_ITERATIONS)
+        self.encrypt_pkcs8(scheme, password, &salt, &iv, PBKDF2_ITERATIONS)
     }
 
     /// [`SecretKey::to_pkcs8_encrypted_der`] with explicit salt, IV and iteration count
@@ -163,14 +267,24 @@ impl<B: Backend> SecretKey<B> {
         iv: &[u8; 16],
         iterations: u32,
     ) -> Result<Vec<u8>, Error> {
-        use cbc::cipher::{BlockEncryptMut, KeyIvInit};
+        self.encrypt_pkcs8(Pbes2::GmSsl, password, salt, iv, iterations)
+    }
+
+    fn encrypt_pkcs8(
+        &self,
+        scheme: Pbes2,
+        password: &[u8],
+        salt: &[u8],
+        iv: &[u8; 16],
+        iterations: u32,
+    ) -> Result<Vec<u8>, Error> {
         if iterations == 0 || iterations > MAX_PBKDF2_ITERATIONS {
             return Err(Error::Encoding);
         }
+        let (prf, cipher) = scheme.parts();
         let plain = self.pkcs8_der(false)?;
-        let key = pbkdf2_sm3(password, salt, iterations);
-        let ct = cbc::Encryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into())
-            .encrypt_padded_vec_mut::<cbc::cipher::block_padding::Pkcs7>(plain.as_bytes());
+        let key = pbkdf2(prf, password, salt, iterations, cipher.key_len());
+        let ct = cipher.encrypt(&key, iv, plain.as_bytes());
         let e = |_| Error::Encoding;
         let info = EncryptedPki {
             alg: Pbes2Alg {
@@ -181,15 +295,22 @@ impl<B: Backend> SecretKey<B> {
                         params: Pbkdf2Params {
                             salt: OctetStringRef::new(salt).map_err(e)?,
                             iteration_count: iterations,
-                            key_length: Some(16),
+                            key_length: Some(cipher.key_len() as u16),
                             prf: Some(PrfAlg {
-                                oid: HMAC_SM3_OID,
-                                null: None,
+                                oid: match prf {
+                                    Prf::HmacSm3 => HMAC_SM3_OID,
+                                    Prf::HmacSha256 => HMAC_SHA256_OID,
+                                },
+                                null: match prf {
+                                    Prf::HmacSm3 => None,
+                                    // OpenSSL writes the NULL parameter of hmacWithSHA256.
+                                    Prf::HmacSha256 => Some(Null),
+                                },
                             }),
                         },
                     },
                     enc: EncScheme {
-                        oid: SM4_CBC_OID,
+                        oid: cipher.oid(),
                         iv: OctetStringRef::new(iv).map_err(e)?,
                     },
                 },
@@ -206,40 +327,56 @@ impl<B: Backend> SecretKey<B> {
         password: &[u8],
         line_ending: LineEnding,
     ) -> Result<String, Error> {
-        let der = self.to_pkcs8_encrypted_der(rng, password)?;
+        self.to_pkcs8_encrypted_pem_as(rng, password, Pbes2::GmSsl, line_ending)
+    }
+
+    /// PEM (`ENCRYPTED PRIVATE KEY`) form of [`SecretKey::to_pkcs8_encrypted_der_as`].
+    pub fn to_pkcs8_encrypted_pem_as(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        password: &[u8],
+        scheme: Pbes2,
+        line_ending: LineEnding,
+    ) -> Result<String, Error> {
+        let der = self.to_pkcs8_encrypted_der_as(rng, password, scheme)?;
         der::pem::encode_string("ENCRYPTED PRIVATE KEY", line_ending, &der)
             .map_err(|_| Error::Encoding)
     }
 
-    /// Decrypts a PBES2 (PBKDF2-HMAC-SM3, SM4-CBC) `EncryptedPrivateKeyInfo` in DER. A wrong
-    /// password gives [`Error::Decryption`]; an iteration count above
-    /// [`MAX_PBKDF2_ITERATIONS`] is rejected before any work ([`Error::Encoding`]).
+    /// Decrypts a PBES2 `EncryptedPrivateKeyInfo` in DER: PBKDF2 with HMAC-SM3 (GmSSL) or
+    /// HMAC-SHA256 (OpenSSL), and SM4-CBC, AES-128-CBC or AES-256-CBC. A wrong password gives
+    /// [`Error::Decryption`]; an iteration count above [`MAX_PBKDF2_ITERATIONS`] is rejected
+    /// before any work ([`Error::Encoding`]).
     pub fn from_pkcs8_encrypted_der(der: &[u8], password: &[u8]) -> Result<Self, Error> {
-        use cbc::cipher::{BlockDecryptMut, KeyIvInit};
         let info = EncryptedPki::from_der(der).map_err(|_| Error::Encoding)?;
         let kdf = &info.alg.params.kdf;
         let enc = &info.alg.params.enc;
-        let prf_ok = matches!(&kdf.params.prf, Some(p) if p.oid == HMAC_SM3_OID);
+        let prf = match &kdf.params.prf {
+            Some(p) if p.oid == HMAC_SM3_OID => Prf::HmacSm3,
+            Some(p) if p.oid == HMAC_SHA256_OID => Prf::HmacSha256,
+            _ => return Err(Error::Encoding),
+        };
+        let cipher = Cbc::from_oid(enc.oid).ok_or(Error::Encoding)?;
         if info.alg.oid != PBES2_OID
             || kdf.oid != PBKDF2_OID
-            || !prf_ok
-            || enc.oid != SM4_CBC_OID
-            || !matches!(kdf.params.key_length, None | Some(16))
-            || enc.iv.as_bytes().len() != 16
+            || kdf
+                .params
+                .key_length
+                .is_some_and(|n| usize::from(n) != cipher.key_len())
             || kdf.params.iteration_count == 0
             || kdf.params.iteration_count > DECRYPT_MAX_ITERATIONS
         {
             return Err(Error::Encoding);
         }
-        let key = pbkdf2_sm3(
+        let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
+        let key = pbkdf2(
+            prf,
             password,
             kdf.params.salt.as_bytes(),
             kdf.params.iteration_count,
+            cipher.key_len(),
         );
-        let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
-        let plain = cbc::Decryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into())
-            .decrypt_padded_vec_mut::<cbc::cipher::block_padding::Pkcs7>(info.data.as_bytes())
-            .map_err(|_| Error::Decryption)?;
+        let plain = cipher.decrypt(&key, iv, info.data.as_bytes())?;
         Self::from_decrypted_pkcs8(Zeroizing::new(plain))
     }
 
@@ -269,9 +406,21 @@ impl<B: Backend> SecretKey<B> {
     }
 }
 
-fn pbkdf2_sm3(password: &[u8], salt: &[u8], iterations: u32) -> Zeroizing<[u8; 16]> {
-    let mut key = Zeroizing::new([0u8; 16]);
-    pbkdf2::pbkdf2_hmac::<sm3::Sm3>(password, salt, iterations, &mut *key);
+/// PBKDF2 (RFC 8018 §5.2) with `prf`: a `len`-byte key (16 or 32).
+fn pbkdf2(
+    prf: Prf,
+    password: &[u8],
+    salt: &[u8],
+    iterations: u32,
+    len: usize,
+) -> Zeroizing<Vec<u8>> {
+    let mut key = Zeroizing::new(alloc::vec![0u8; len]);
+    match prf {
+        Prf::HmacSm3 => pbkdf2::pbkdf2_hmac::<sm3::Sm3>(password, salt, iterations, &mut key),
+        Prf::HmacSha256 => {
+            pbkdf2::pbkdf2_hmac::<sha2::Sha256>(password, salt, iterations, &mut key)
+        }
+    }
     key
 }
 

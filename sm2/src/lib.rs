@@ -71,7 +71,7 @@ mod keys;
 mod signature;
 mod za;
 
-pub use encoding::{EC_PUBLIC_KEY_OID, MAX_PBKDF2_ITERATIONS, SM2_OID};
+pub use encoding::{Pbes2, EC_PUBLIC_KEY_OID, MAX_PBKDF2_ITERATIONS, SM2_OID};
 pub use encryption::{Ciphertext, Mode};
 pub use error::Error;
 pub use signature::Signature;
