@@ -157,8 +157,8 @@ run_tests() {
     pack
     export SM_WASM_PKG=$PKG SM_WASM_TARBALL=$TARBALL SM_WASM_SCRATCH=$CACHE/scratch
     [ -f "${SM_WASM_VECTORS:-}" ] || die "SM_WASM_VECTORS unset: run this through \`cargo xtask wasm test\` (it exports the vectors)"
-    log "node --test sm-wasm/js/test"
-    (cd "$ROOT" && node --test --test-reporter=spec sm-wasm/js/test/)
+    log "node --test sm-wasm/js/tests"
+    (cd "$ROOT" && node --test --test-reporter=spec sm-wasm/js/tests/)
 }
 
 sub=${1:-build}

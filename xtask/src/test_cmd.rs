@@ -41,5 +41,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .args(args);
     run_cmd(&mut cmd)?;
     // The Python wheel: built with maturin, tested with pytest in the same venv.
-    crate::py::test()
+    crate::py::test()?;
+    // The WebAssembly/npm package: wasm32 build, Node tests, interop with npm SM2 libraries,
+    // npm pack + install, headless Chromium (everything cached under target/wasm).
+    crate::wasm::run(&["test".to_string()])
 }
