@@ -161,6 +161,9 @@ run_tests() {
     (cd "$ROOT" && node --test --test-reporter=spec sm-wasm/js/tests/)
 }
 
+# Benchmarks run pinned to one core where taskset exists (the machines are shared and noisy).
+taskset_() { if command -v taskset >/dev/null; then taskset -c "${SM_WASM_BENCH_CPU:-1}" "$@"; else "$@"; fi; }
+
 sub=${1:-build}
 [ $# -gt 0 ] && shift
 start=$(date +%s)
@@ -171,7 +174,7 @@ case "$sub" in
     test) build; run_tests ;;
     bench)
         build; node_setup
-        (cd "$ROOT" && node sm-wasm/js/bench.mjs "$PKG" "$@")
+        (cd "$ROOT" && taskset_ node sm-wasm/js/bench.mjs "$PKG" "$@")
         ;;
     env)
         setup_all
