@@ -36,135 +36,40 @@ MIN_UPSTREAM=1.88
 TARGET=aarch64-unknown-linux-gnu
 HOST_PACKAGES=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static)
 
-log() { printf '[cross-aarch64] %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
+LOG_TAG=cross-aarch64
+APT_ARCHS=(amd64 arm64)
+# shellcheck source=scripts/lib/debian-rust.sh
+. "$ROOT/scripts/lib/debian-rust.sh"
 
-as_root() {
-    if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-        die "need root (or sudo) to run: $*"
-    fi
-}
-
-installed() { [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]; }
-
-# --- 1. linker and emulator: ordinary Debian packages on the host -------------------------------
-host_packages() {
-    local missing=() p
-    for p in "${HOST_PACKAGES[@]}"; do installed "$p" || missing+=("$p"); done
-    [ ${#missing[@]} -eq 0 ] && return
-    log "apt-get install ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    local apt=(apt-get -o DPkg::Lock::Timeout=600 -y --no-install-recommends)
-    as_root "${apt[@]}" install "${missing[@]}" || {
-        as_root apt-get -o DPkg::Lock::Timeout=600 update
-        as_root "${apt[@]}" install "${missing[@]}"
-    }
-}
-
-# --- 2. private apt state with arm64 indices (the host's dpkg/apt configuration is untouched) ---
-APT_DIR=$CACHE/apt
-APT_OPTS=(
-    -o "Dir::State::Lists=$APT_DIR/lists" -o "Dir::Cache=$APT_DIR/cache"
-    -o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64"
-    -o "APT::Sandbox::User=root" -o "Acquire::Retries=3"
-)
-
-apt_update_private() {
-    mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial"
-    log "apt-get update (private lists in $APT_DIR)"
-    apt-get "${APT_OPTS[@]}" -q update >"$APT_DIR/update.log" 2>&1 ||
-        { cat "$APT_DIR/update.log" >&2; die "apt-get update failed"; }
-    touch "$APT_DIR/updated"
-}
-
-has_version() { # package:arch version
-    apt-cache "${APT_OPTS[@]}" madison "$1" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}' |
-        grep -qxF "$2"
-}
-
-choose_version() {
-    local want=${SM_CROSS_RUST_VERSION:-$PINNED_VERSION}
-    if [ ! -e "$APT_DIR/updated" ] || ! has_version rustc-web:amd64 "$want"; then
-        apt_update_private
-    fi
-    if has_version rustc-web:amd64 "$want" && has_version libstd-rust-web-dev:arm64 "$want"; then
-        VERSION=$want
-        return
-    fi
-    # The pinned version left the mirror (superseded by a Debian update): take the newest one.
-    VERSION=$(apt-cache "${APT_OPTS[@]}" madison rustc-web:amd64 | awk -F'|' '{gsub(/ /,"",$2); print $2}' |
-        sort -V | tail -n1)
-    [ -n "$VERSION" ] || die "no rustc-web in the Debian lists"
-    dpkg --compare-versions "$VERSION" ge "$MIN_UPSTREAM" || die "rustc-web $VERSION < $MIN_UPSTREAM"
-    log "warning: rustc-web $want is not on the mirror; using $VERSION (update PINNED_VERSION)"
-}
-
-# Non-alternative `Depends` of one package (version-pinned when given as name=version).
-depends_of() {
-    apt-cache "${APT_OPTS[@]}" depends --no-recommends --no-suggests --no-conflicts --no-breaks \
-        --no-replaces --no-enhances "$1" 2>/dev/null | awk '
-        /^ \|Depends:/ { alt = 1; next }
-        /^  Depends:/  { if (!alt && $2 !~ /^</) { sub(/:any$/, "", $2); print $2 }; alt = 0; next }
-        /^[^ ]/        { alt = 0 }'
-}
-
-# --- 3. toolchain: download the pinned debs (+ missing shared libraries) and unpack them --------
+# --- toolchain: the pinned debs (+ missing shared libraries), unpacked by unpack_debs ------------
 toolchain() {
-    choose_version
+    choose_version "${SM_CROSS_RUST_VERSION:-$PINNED_VERSION}" rustc-web:amd64 libstd-rust-web-dev:arm64
     local series; series=$(echo "$VERSION" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
     TC=$CACHE/toolchain-$VERSION
     local rust_pkgs=(rustc-web cargo-web "libstd-rust-web-$series" libstd-rust-web-dev rust-web-clippy)
     local stamp="${rust_pkgs[*]} libstd-rust-web-dev:arm64"
-    if [ "$(cat "$TC/.complete" 2>/dev/null)" = "$stamp" ]; then return; fi
-    local debs=$CACHE/debs/$VERSION
-    rm -rf "$TC" "$debs" && mkdir -p "$TC" "$debs"
-    local want=() p
-    for p in "${rust_pkgs[@]}"; do want+=("$p:amd64=$VERSION"); done
-    want+=("libstd-rust-web-dev:arm64=$VERSION")
-    # Shared libraries the x86_64 rustc/cargo need that the host lacks (LLVM, libgit2, ...),
-    # followed through their own dependencies; unpacked next to the compiler, not installed.
-    local queue=("${want[@]:0:${#rust_pkgs[@]}}") seen=" ${rust_pkgs[*]} " extra=() d
-    while [ ${#queue[@]} -gt 0 ]; do
-        p=${queue[0]}; queue=("${queue[@]:1}")
-        for d in $(depends_of "$p"); do
-            case "$seen" in *" $d "*) continue ;; esac
-            seen+="$d "
-            installed "$d" && continue
-            extra+=("$d:amd64"); queue+=("$d:amd64")
-        done
-    done
-    log "downloading ${want[*]} ${extra[*]}"
-    (cd "$debs" && apt-get "${APT_OPTS[@]}" -q download "${want[@]}" "${extra[@]}") >&2 ||
-        die "apt-get download failed"
-    for p in "$debs"/*.deb; do dpkg -x "$p" "$TC"; done
+    local follow=() p
+    for p in "${rust_pkgs[@]}"; do follow+=("$p:amd64=$VERSION"); done
+    # Shared libraries the x86_64 rustc/cargo need that the host lacks (LLVM, libgit2, ...) are
+    # followed; the aarch64 standard library is not.
+    unpack_debs "$TC" "$stamp" "${follow[@]}" -- "libstd-rust-web-dev:arm64=$VERSION" || return 0
     [ -d "$TC/usr/lib/rustlib/$TARGET/lib" ] || die "no $TARGET standard library in $TC"
     tc_env
-    "$RUSTC" -vV >&2 || die "the unpacked rustc does not run (missing shared library?)"
-    "$TC/usr/bin/cargo" -V >&2 || die "the unpacked cargo does not run"
-    echo "$stamp" >"$TC/.complete"
-    rm -rf "$debs" # ~140 MB; the stamp says what was unpacked
+    tc_check
+    stamp_done "$TC" "$stamp"
 }
 
 tc_env() {
-    export LD_LIBRARY_PATH="$TC/usr/lib/x86_64-linux-gnu:$TC/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    export RUSTC="$TC/usr/bin/rustc" RUSTDOC="$TC/usr/bin/rustdoc"
-    export PATH="$TC/usr/bin:$PATH"
-    export CARGO="$TC/usr/bin/cargo"
-    # Toolchain-specific caches (crates.io downloads, build output); rustup's are not shared.
-    export CARGO_HOME="$CACHE/cargo-home"
-    export CARGO_TARGET_DIR="$CACHE/build"
+    tc_env_common
     export CARGO_BUILD_TARGET=$TARGET
     export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
     export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64-static -L /usr/aarch64-linux-gnu"
-    # Flags for the host-side build scripts are not needed; keep the developer's out of it.
-    unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS RUSTC_WRAPPER
-    export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 }
 
 setup() {
     command -v dpkg >/dev/null && command -v apt-get >/dev/null || die "needs Debian (dpkg/apt)"
     [ "$(uname -m)" = x86_64 ] || log "note: host is $(uname -m), not x86_64"
-    host_packages
+    host_packages "${HOST_PACKAGES[@]}"
     toolchain
     tc_env
     log "toolchain: $("$RUSTC" -V) / $("$CARGO" -V), target $TARGET, runner qemu-aarch64-static"
