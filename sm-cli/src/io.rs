@@ -169,20 +169,34 @@ fn too_large(path: &Path, what: &str, max: u64) -> Error {
     Error::Input(format!("{what} {name} is larger than {max} bytes"))
 }
 
+/// The size of `path` if it names a regular file (not `-`, a device or a FIFO).
+fn regular_file_len(path: &Path) -> Option<u64> {
+    if path.as_os_str() == "-" {
+        return None;
+    }
+    std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+}
+
 /// Reads all of `path`, at most `max` bytes (checked while reading: an endless input stops at
 /// the bound).
 pub fn read_bounded(path: &Path, max: u64, what: &str) -> Result<Vec<u8>> {
+    read_with_room(path, max, what, 0)
+}
+
+/// [`read_bounded`] into a buffer with `room` spare bytes of capacity (for a regular file), so
+/// that what an in-place encryption adds around the data (header, padding) needs no
+/// reallocation and no second copy.
+pub fn read_with_room(path: &Path, max: u64, what: &str, room: usize) -> Result<Vec<u8>> {
     let r = open(path)?;
     let mut out = Vec::new();
-    if path.as_os_str() != "-" {
-        if let Ok(m) = std::fs::metadata(path) {
-            if m.is_file() {
-                if m.len() > max {
-                    return Err(too_large(path, what, max));
-                }
-                out.reserve_exact(m.len() as usize + 1);
-            }
+    if let Some(len) = regular_file_len(path) {
+        if len > max {
+            return Err(too_large(path, what, max));
         }
+        out.reserve_exact(len as usize + 1 + room);
     }
     r.take(max + 1)
         .read_to_end(&mut out)
@@ -204,6 +218,15 @@ pub fn read_decoded(path: &Path, encoding: Encoding, max: u64, what: &str) -> Re
     let mut buf = vec![0u8; CHUNK];
     let mut pending: Vec<u8> = Vec::new();
     let mut out = Vec::new();
+    // A regular file's size bounds the decoded length: reserving it up front means no
+    // reallocation (with a copy of all decoded so far) while the output grows.
+    if let Some(len) = regular_file_len(path) {
+        let decoded = match encoding {
+            Encoding::Hex => len / 2,
+            _ => len / 4 * 3 + 3,
+        };
+        out.reserve_exact(decoded.min(max) as usize);
+    }
     let (mut total, mut padded) = (0u64, false);
     let bad = |why: &str| {
         Error::Failed(format!(

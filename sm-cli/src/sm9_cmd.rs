@@ -241,45 +241,52 @@ fn encrypt(a: &Sm9Encrypt) -> Result<()> {
     let outs = io::Outputs::plan(&[("--out", &a.out.out, false)])?;
     let id = a.id.bytes(None)?;
     let mpk = keys::sm9_enc_mpk(&a.mpk)?;
-    let msg = Zeroizing::new(io::read_bounded(&a.input.input, io::MAX_DATA, "plaintext")?);
-    if msg.is_empty() {
+    let (mode, mac) = (enc_mode(a.cipher), mac_mode(a.mac));
+    // The message is encrypted where it lies: the file buffer is the only large allocation;
+    // its spare room takes the padding, the IV and the header (c2_len(0) bounds what the
+    // cipher adds).
+    let room = mode.c2_len(0)
+        + match a.format {
+            Sm9CtFormat::Der => sm9::DER_OVERHEAD,
+            Sm9CtFormat::Raw => 65 + 32,
+        };
+    let mut buf = Zeroizing::new(io::read_with_room(
+        &a.input.input,
+        io::MAX_DATA,
+        "plaintext",
+        room,
+    )?);
+    if buf.is_empty() {
         return Err(Error::Input(
             "empty plaintext: SM9 encryption needs at least one byte".into(),
         ));
     }
-    let ct = sm9::encrypt(
-        &mpk.prepare(),
-        &id,
-        &msg,
-        enc_mode(a.cipher),
-        mac_mode(a.mac),
-        &mut OsRng,
-    )
+    let master = mpk.prepare();
+    match a.format {
+        Sm9CtFormat::Der => {
+            sm9::encrypt_der_in_place(&master, &id, &mut buf, mode, mac, &mut OsRng)
+        }
+        Sm9CtFormat::Raw => sm9::encrypt_in_place(&master, &id, &mut buf, mode, mac, &mut OsRng),
+    }
     .map_err(|e| lib_err("encryption failed", e))?;
-    drop(msg);
-    let bytes = match a.format {
-        Sm9CtFormat::Der => ct
-            .to_der()
-            .map_err(|e| lib_err("cannot encode the ciphertext", e))?,
-        Sm9CtFormat::Raw => ct.to_bytes(),
-    };
-    drop(ct);
-    outs.commit(&[(&bytes, a.out.encoding)])
+    outs.commit(&[(&buf, a.out.encoding)])
 }
 
-/// Parses a ciphertext; when it is not in the format given, says what it looks like instead.
-fn parse_ciphertext(bytes: &[u8], a: &Sm9Decrypt) -> Result<sm9::Ciphertext> {
+/// Checks the ciphertext (without copying it) and returns its mode; when it is not in the
+/// format given, says what it looks like instead.
+fn check_ciphertext(bytes: &[u8], a: &Sm9Decrypt) -> Result<sm9::EncryptionMode> {
     let raw_mode = enc_mode(a.cipher.unwrap_or(Sm9Cipher::Kdf));
-    let parsed = match a.format {
-        Sm9CtFormat::Der => sm9::Ciphertext::from_der(bytes),
-        Sm9CtFormat::Raw => sm9::Ciphertext::from_bytes(raw_mode, bytes),
+    let raw = || sm9::Ciphertext::check_bytes(raw_mode, bytes).map(|()| raw_mode);
+    let checked = match a.format {
+        Sm9CtFormat::Der => sm9::Ciphertext::check_der(bytes),
+        Sm9CtFormat::Raw => raw(),
     };
-    let ct = parsed.map_err(|e| {
+    let mode = checked.map_err(|e| {
         let hint = match a.format {
-            Sm9CtFormat::Der if sm9::Ciphertext::from_bytes(raw_mode, bytes).is_ok() => {
+            Sm9CtFormat::Der if raw().is_ok() => {
                 "; it looks like a raw C1||C3||C2 one (try --format raw --cipher ...)".to_string()
             }
-            Sm9CtFormat::Raw if sm9::Ciphertext::from_der(bytes).is_ok() => {
+            Sm9CtFormat::Raw if sm9::Ciphertext::check_der(bytes).is_ok() => {
                 "; it looks like a DER one (try --format der)".to_string()
             }
             _ => format!(" ({e})"),
@@ -293,15 +300,15 @@ fn parse_ciphertext(bytes: &[u8], a: &Sm9Decrypt) -> Result<sm9::Ciphertext> {
         ))
     })?;
     if let Some(c) = a.cipher {
-        if ct.mode() != enc_mode(c) {
+        if mode != enc_mode(c) {
             return Err(Error::Failed(format!(
                 "decryption failed: the ciphertext uses cipher '{}', not the --cipher '{}' given",
-                cipher_name(ct.mode()),
+                cipher_name(mode),
                 cipher_name(enc_mode(c))
             )));
         }
     }
-    Ok(ct)
+    Ok(mode)
 }
 
 fn decrypt(a: &Sm9Decrypt) -> Result<()> {
@@ -319,18 +326,27 @@ fn decrypt(a: &Sm9Decrypt) -> Result<()> {
     let outs = io::Outputs::plan(&[("--out", &a.out, true)])?;
     let id = a.id.bytes(None)?;
     let key = keys::sm9_enc_user(&a.key, &a.pass)?;
-    let bytes = io::read_decoded(&a.input.input, a.encoding, io::MAX_DATA, "the ciphertext")?;
-    let ct = parse_ciphertext(&bytes, a)?;
-    drop(bytes);
-    // The same message whichever check failed; the hint names the choices the user made.
-    let pt = sm9::decrypt(&key.prepare(), &id, &ct, mac_mode(a.mac)).map_err(|_| {
+    let mut buf = Zeroizing::new(io::read_decoded(
+        &a.input.input,
+        a.encoding,
+        io::MAX_DATA,
+        "the ciphertext",
+    )?);
+    let mode = check_ciphertext(&buf, a)?;
+    // Decrypted where it lies (the buffer is wiped on failure). The same message whichever
+    // check failed; the hint names the choices the user made.
+    let (key, mac) = (key.prepare(), mac_mode(a.mac));
+    match a.format {
+        Sm9CtFormat::Der => sm9::decrypt_der_in_place(&key, &id, &mut buf, mac),
+        Sm9CtFormat::Raw => sm9::decrypt_in_place(&key, &id, &mut buf, mode, mac),
+    }
+    .map_err(|_| {
         Error::Failed(
             "decryption failed (wrong key or identity, corrupted ciphertext, or a --mac other than the sender's)"
                 .into(),
         )
     })?;
-    drop(ct);
-    outs.commit(&[(&pt, Encoding::Raw)])
+    outs.commit(&[(&buf, Encoding::Raw)])
 }
 
 fn check_len(len: usize) -> Result<()> {

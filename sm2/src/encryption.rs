@@ -25,6 +25,11 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::keys::{PublicKey, SecretKey};
 use crate::{Curve, Error, Scalar};
 
+/// The most bytes the DER form adds to the message (the SEQUENCE header, x and y with a leading
+/// zero each, C3, and the header of C2; lengths in at most 4 bytes):
+/// capacity to reserve for [`PublicKey::encrypt_der_in_place`].
+pub const DER_OVERHEAD: usize = 6 + 2 * 35 + 34 + 6;
+
 /// Order of the ciphertext parts in the raw encodings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
@@ -80,20 +85,15 @@ impl Ciphertext {
     /// Parses the raw concatenation in `mode`; C1 may be compressed (`02|03`, 33 bytes) or
     /// uncompressed (`04`, 65 bytes). C2 must be at least one byte.
     pub fn from_bytes(bytes: &[u8], mode: Mode) -> Result<Self, Error> {
-        let c1_len = match bytes.first() {
-            Some(4) => 65,
-            Some(2 | 3) => 33,
-            _ => return Err(Error::Encoding),
-        };
-        if bytes.len() < c1_len + 32 + 1 {
-            return Err(Error::Encoding);
-        }
-        let (c1, rest) = bytes.split_at(c1_len);
-        let (c3, c2) = match mode {
-            Mode::C1C3C2 => (&rest[..32], &rest[32..]),
-            Mode::C1C2C3 => (&rest[rest.len() - 32..], &rest[..rest.len() - 32]),
-        };
-        Self::from_parts(c1, c3.try_into().expect("32"), c2)
+        let l = RawLayout::of(bytes, mode)?;
+        Self::from_parts(&bytes[..l.c1_len], &l.c3(bytes), &bytes[l.c2.clone()])
+    }
+
+    /// Checks that `bytes` is a raw ciphertext in `mode` exactly as [`Ciphertext::from_bytes`]
+    /// would accept it, without copying anything (C1 is not checked against the curve here, as
+    /// in `from_bytes`).
+    pub fn check_bytes(bytes: &[u8], mode: Mode) -> Result<(), Error> {
+        RawLayout::of(bytes, mode).map(|_| ())
     }
 
     /// The raw concatenation in `mode` (C1 as stored).
@@ -129,54 +129,165 @@ impl Ciphertext {
 
     /// GM/T 0009 DER: `SEQUENCE { x INTEGER, y INTEGER, C3 OCTET STRING, C2 OCTET STRING }`.
     pub fn to_der(&self) -> Result<Vec<u8>, Error> {
-        let u = self.with_c1_compressed(false)?;
-        let enc = CipherDer {
-            x: UintRef::new(&u.c1[1..33]).map_err(|_| Error::Encoding)?,
-            y: UintRef::new(&u.c1[33..65]).map_err(|_| Error::Encoding)?,
-            hash: OctetStringRef::new(&self.c3).map_err(|_| Error::Encoding)?,
-            cipher: OctetStringRef::new(&self.c2).map_err(|_| Error::Encoding)?,
-        };
-        enc.to_der().map_err(|_| Error::Encoding)
+        let p = Affine::<Curve<U64>>::from_sec1(&self.c1).map_err(|_| Error::Encoding)?;
+        let mut c1 = [0u8; 65];
+        p.write_sec1(false, &mut c1).map_err(|_| Error::Encoding)?;
+        let mut out = der_header(&c1, &self.c3, self.c2.len())?;
+        out.extend_from_slice(&self.c2);
+        Ok(out)
     }
 
     /// Parses GM/T 0009 DER (strict DER, no trailing data; x, y at most 32 bytes; C3 32 bytes).
     pub fn from_der(bytes: &[u8]) -> Result<Self, Error> {
-        let d = CipherDer::from_der(bytes).map_err(|_| Error::Encoding)?;
-        let (x, y) = (d.x.as_bytes(), d.y.as_bytes());
-        if x.len() > 32 || y.len() > 32 {
-            return Err(Error::Encoding);
-        }
-        let mut c1 = [0u8; 65];
-        c1[0] = 4;
-        c1[33 - x.len()..33].copy_from_slice(x);
-        c1[65 - y.len()..].copy_from_slice(y);
-        let c3: &[u8; 32] = d.hash.as_bytes().try_into().map_err(|_| Error::Encoding)?;
-        Self::from_parts(&c1, c3, d.cipher.as_bytes())
+        let (c1, c3, c2_len) = der_parts(bytes)?;
+        Self::from_parts(&c1, &c3, &bytes[bytes.len() - c2_len..])
+    }
+
+    /// Checks that `bytes` is a ciphertext [`Ciphertext::from_der`] accepts, without copying
+    /// anything.
+    pub fn check_der(bytes: &[u8]) -> Result<(), Error> {
+        der_parts(bytes).map(|_| ())
     }
 }
 
-/// `t = KDF(x2 ‖ y2, len)` XORed into `data`; returns whether `t` was all zero.
-fn kdf_xor(x2: &[u8; 32], y2: &[u8; 32], data: &mut [u8]) -> Choice {
+/// Where the parts of a raw ciphertext lie.
+struct RawLayout {
+    c1_len: usize,
+    c3_at: usize,
+    c2: core::ops::Range<usize>,
+}
+
+impl RawLayout {
+    /// The layout of `bytes` in `mode` (the checks of [`Ciphertext::from_bytes`]).
+    fn of(bytes: &[u8], mode: Mode) -> Result<Self, Error> {
+        let c1_len = match bytes.first() {
+            Some(4) => 65,
+            Some(2 | 3) => 33,
+            _ => return Err(Error::Encoding),
+        };
+        let n = bytes.len();
+        if n < c1_len + 32 + 1 {
+            return Err(Error::Encoding);
+        }
+        Ok(match mode {
+            Mode::C1C3C2 => Self {
+                c1_len,
+                c3_at: c1_len,
+                c2: c1_len + 32..n,
+            },
+            Mode::C1C2C3 => Self {
+                c1_len,
+                c3_at: n - 32,
+                c2: c1_len..n - 32,
+            },
+        })
+    }
+
+    fn c3(&self, bytes: &[u8]) -> [u8; 32] {
+        bytes[self.c3_at..self.c3_at + 32]
+            .try_into()
+            .expect("32 bytes")
+    }
+}
+
+/// C1 (uncompressed), C3 and the length of C2 of a GM/T 0009 DER ciphertext (the checks of
+/// [`Ciphertext::from_der`]). C2 is the last field and nothing may follow the SEQUENCE, so C2
+/// is the last `len` bytes of `bytes`.
+fn der_parts(bytes: &[u8]) -> Result<([u8; 65], [u8; 32], usize), Error> {
+    let d = CipherDer::from_der(bytes).map_err(|_| Error::Encoding)?;
+    let (x, y) = (d.x.as_bytes(), d.y.as_bytes());
+    if x.len() > 32 || y.len() > 32 || d.cipher.as_bytes().is_empty() {
+        return Err(Error::Encoding);
+    }
+    let mut c1 = [0u8; 65];
+    c1[0] = 4;
+    c1[33 - x.len()..33].copy_from_slice(x);
+    c1[65 - y.len()..].copy_from_slice(y);
+    let c3: [u8; 32] = d.hash.as_bytes().try_into().map_err(|_| Error::Encoding)?;
+    Ok((c1, c3, d.cipher.as_bytes().len()))
+}
+
+/// The DER of a ciphertext up to the content of its C2 OCTET STRING (which is `c2_len` bytes):
+/// what [`Ciphertext::to_der`] writes before C2.
+fn der_header(c1: &[u8; 65], c3: &[u8; 32], c2_len: usize) -> Result<Vec<u8>, Error> {
+    use der::{Header, Length, Tag};
+    let e = |_| Error::Encoding;
+    let x = UintRef::new(&c1[1..33]).map_err(e)?;
+    let y = UintRef::new(&c1[33..65]).map_err(e)?;
+    let hash = OctetStringRef::new(c3).map_err(e)?;
+    let c2_header =
+        Header::new(Tag::OctetString, Length::try_from(c2_len).map_err(e)?).map_err(e)?;
+    let mut fields = Vec::with_capacity(128);
+    x.encode_to_vec(&mut fields).map_err(e)?;
+    y.encode_to_vec(&mut fields).map_err(e)?;
+    hash.encode_to_vec(&mut fields).map_err(e)?;
+    c2_header.encode_to_vec(&mut fields).map_err(e)?;
+    let body = Length::try_from(fields.len() + c2_len).map_err(e)?;
+    let mut out = Vec::with_capacity(fields.len() + 8);
+    Header::new(Tag::Sequence, body)
+        .map_err(e)?
+        .encode_to_vec(&mut out)
+        .map_err(e)?;
+    out.extend_from_slice(&fields);
+    Ok(out)
+}
+
+/// Puts `head` before and `tail` after the bytes of `buf` (one move of the data; no
+/// reallocation when the capacity suffices).
+fn frame(buf: &mut Vec<u8>, head: &[u8], tail: &[u8]) {
+    let n = buf.len();
+    buf.resize(head.len() + n + tail.len(), 0);
+    buf.copy_within(..n, head.len());
+    buf[..head.len()].copy_from_slice(head);
+    buf[head.len() + n..].copy_from_slice(tail);
+}
+
+/// Moves `range` of `buf` to the front and drops the rest (public ciphertext bytes only).
+fn keep_only(buf: &mut Vec<u8>, range: core::ops::Range<usize>) {
+    let n = range.len();
+    buf.copy_within(range, 0);
+    buf.truncate(n);
+}
+
+/// Which side of the XOR the hash C3 = SM3(x2 ‖ M ‖ y2) covers: its input (encryption, M) or
+/// its output (decryption, M′).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Encrypt,
+    Decrypt,
+}
+
+/// A5–A7 / B4–B6 in one pass over `data`: XORs `t = KDF(x2 ‖ y2, |data|)` into it and hashes
+/// the plaintext side. Returns the hash and whether `t` was all zero (then `data` is unchanged).
+fn xor_and_hash(x2: &[u8; 32], y2: &[u8; 32], data: &mut [u8], side: Side) -> ([u8; 32], Choice) {
+    const STEP: usize = 512;
     let mut kdf = sm3::Kdf::new(&[x2, y2]);
+    let mut h = Sm3::new();
+    h.update(x2);
     let mut acc = 0u8;
-    let mut buf = Zeroizing::new([0u8; 64]);
-    for chunk in data.chunks_mut(64) {
+    let mut buf = Zeroizing::new([0u8; STEP]);
+    for chunk in data.chunks_mut(STEP) {
         let t = &mut buf[..chunk.len()];
         kdf.fill(t);
+        if side == Side::Encrypt {
+            h.update(&*chunk);
+        }
         for (c, k) in chunk.iter_mut().zip(t.iter()) {
             acc |= *k;
             *c ^= *k;
         }
+        if side == Side::Decrypt {
+            h.update(&*chunk);
+        }
     }
-    acc.ct_eq(&0)
+    h.update(y2);
+    (h.finalize().into(), acc.ct_eq(&0))
 }
 
-fn c3_hash(x2: &[u8; 32], m: &[u8], y2: &[u8; 32]) -> [u8; 32] {
-    let mut h = Sm3::new();
-    h.update(x2);
-    h.update(m);
-    h.update(y2);
-    h.finalize().into()
+/// The largest DER header any ciphertext with a C2 of `c2_len` bytes can have (x and y with a
+/// leading zero byte each); checks up front that the length is encodable.
+fn check_der_len(c2_len: usize) -> Result<(), Error> {
+    der_header(&[0xff; 65], &[0; 32], c2_len).map(|_| ())
 }
 
 impl<B: Backend> PublicKey<B> {
@@ -187,12 +298,56 @@ impl<B: Backend> PublicKey<B> {
         msg: &[u8],
         mode: Mode,
     ) -> Result<Vec<u8>, Error> {
-        Ok(self.encrypt_to_ciphertext(rng, msg)?.to_bytes(mode))
+        let mut buf = Vec::with_capacity(msg.len() + 65 + 32);
+        buf.extend_from_slice(msg);
+        self.encrypt_in_place(rng, &mut buf, mode)?;
+        Ok(buf)
     }
 
     /// Encrypts `msg` and returns the GM/T 0009 DER encoding (OpenSSL's and GmSSL's format).
     pub fn encrypt_der(&self, rng: &mut impl CryptoRngCore, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        self.encrypt_to_ciphertext(rng, msg)?.to_der()
+        let mut buf = Vec::with_capacity(msg.len() + DER_OVERHEAD);
+        buf.extend_from_slice(msg);
+        self.encrypt_der_in_place(rng, &mut buf)?;
+        Ok(buf)
+    }
+
+    /// [`PublicKey::encrypt`] in place: `buf` holds the message (at least one byte) and is
+    /// replaced by the ciphertext in `mode`, with C1 uncompressed; the message is encrypted
+    /// where it lies, then moved up by the 97 bytes of C1 ‖ C3 (reserve them to avoid a
+    /// reallocation). On error `buf` is unchanged.
+    pub fn encrypt_in_place(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        buf: &mut Vec<u8>,
+        mode: Mode,
+    ) -> Result<(), Error> {
+        let (c1, c3) = self.encrypt_slice(rng, buf)?;
+        match mode {
+            Mode::C1C3C2 => {
+                let mut head = [0u8; 97];
+                head[..65].copy_from_slice(&c1);
+                head[65..].copy_from_slice(&c3);
+                frame(buf, &head, &[]);
+            }
+            Mode::C1C2C3 => frame(buf, &c1, &c3),
+        }
+        Ok(())
+    }
+
+    /// [`PublicKey::encrypt_der`] in place: `buf` holds the message and is replaced by the
+    /// GM/T 0009 DER ciphertext (at most [`DER_OVERHEAD`] bytes longer). On error `buf` is
+    /// unchanged.
+    pub fn encrypt_der_in_place(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        buf: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        check_der_len(buf.len())?;
+        let (c1, c3) = self.encrypt_slice(rng, buf)?;
+        let head = der_header(&c1, &c3, buf.len())?;
+        frame(buf, &head, &[]);
+        Ok(())
     }
 
     /// Encrypts `msg` into a [`Ciphertext`].
@@ -201,7 +356,23 @@ impl<B: Backend> PublicKey<B> {
         rng: &mut impl CryptoRngCore,
         msg: &[u8],
     ) -> Result<Ciphertext, Error> {
-        if msg.is_empty() {
+        let mut c2 = msg.to_vec();
+        let (c1, c3) = self.encrypt_slice(rng, &mut c2)?;
+        Ok(Ciphertext {
+            c1: c1.to_vec(),
+            c3,
+            c2,
+        })
+    }
+
+    /// Steps A1–A7 on `data` (M in, C2 out) with fresh `k` until the KDF output is not all
+    /// zero; returns C1 (uncompressed) and C3.
+    fn encrypt_slice(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        data: &mut [u8],
+    ) -> Result<([u8; 65], [u8; 32]), Error> {
+        if data.is_empty() {
             return Err(Error::EmptyPlaintext);
         }
         loop {
@@ -209,7 +380,7 @@ impl<B: Backend> PublicKey<B> {
             if bool::from(k.is_zero()) {
                 continue;
             }
-            let r = self.encrypt_with_k(&k, msg);
+            let r = self.encrypt_with_k(&k, data);
             k.zeroize();
             if let Some(c) = r {
                 return Ok(c);
@@ -227,67 +398,111 @@ impl<B: Backend> PublicKey<B> {
         let k = k
             .filter(|k| !bool::from(k.is_zero()))
             .ok_or(Error::InvalidSecretKey)?;
-        self.encrypt_with_k(&k, msg).ok_or(Error::InvalidSecretKey)
+        let mut c2 = msg.to_vec();
+        let (c1, c3) = self
+            .encrypt_with_k(&k, &mut c2)
+            .ok_or(Error::InvalidSecretKey)?;
+        Ok(Ciphertext {
+            c1: c1.to_vec(),
+            c3,
+            c2,
+        })
     }
 
-    /// Steps A2–A8; `None` if the KDF output is all zero.
-    fn encrypt_with_k(&self, k: &Scalar<B>, msg: &[u8]) -> Option<Ciphertext> {
+    /// Steps A2–A7 on `data` (M in, C2 out); `None` if the KDF output is all zero (then `data`
+    /// is unchanged: C2 = M ⊕ 0).
+    fn encrypt_with_k(&self, k: &Scalar<B>, data: &mut [u8]) -> Option<([u8; 65], [u8; 32])> {
         let c1 = Curve::<B>::mul_generator(k);
         let s = self.as_affine().to_jacobian().mul(k);
         let mut aff = [Affine::<Curve<B>>::IDENTITY; 2];
         Jacobian::batch_to_affine(&[c1, s], &mut aff);
         let x2 = Zeroizing::new(aff[1].x().to_bytes());
         let y2 = Zeroizing::new(aff[1].y().to_bytes());
-        let mut c2 = msg.to_vec();
-        let zero = kdf_xor(&x2, &y2, &mut c2);
         aff[1].zeroize();
+        let (c3, zero) = xor_and_hash(&x2, &y2, data, Side::Encrypt);
         if bool::from(zero) {
-            c2.zeroize();
             return None;
         }
-        let c3 = c3_hash(&x2, msg, &y2);
         let mut c1b = [0u8; 65];
         aff[0].write_sec1(false, &mut c1b).expect("65 bytes");
-        Some(Ciphertext {
-            c1: c1b.to_vec(),
-            c3,
-            c2,
-        })
+        Some((c1b, c3))
     }
 }
 
 impl<B: Backend> SecretKey<B> {
     /// Decrypts a raw ciphertext in `mode` (C1 compressed or uncompressed).
     pub fn decrypt(&self, ciphertext: &[u8], mode: Mode) -> Result<Zeroizing<Vec<u8>>, Error> {
-        let c = Ciphertext::from_bytes(ciphertext, mode).map_err(|_| Error::Decryption)?;
-        self.decrypt_ciphertext(&c)
+        let mut buf = Zeroizing::new(ciphertext.to_vec());
+        self.decrypt_in_place(&mut buf, mode)?;
+        Ok(buf)
     }
 
     /// Decrypts the GM/T 0009 DER form.
     pub fn decrypt_der(&self, der: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
-        let c = Ciphertext::from_der(der).map_err(|_| Error::Decryption)?;
-        self.decrypt_ciphertext(&c)
+        let mut buf = Zeroizing::new(der.to_vec());
+        self.decrypt_der_in_place(&mut buf)?;
+        Ok(buf)
     }
 
     /// Decrypts a parsed ciphertext (steps B1–B7). All failures are [`Error::Decryption`].
     pub fn decrypt_ciphertext(&self, c: &Ciphertext) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let mut m = Zeroizing::new(c.c2.clone());
+        self.open_in_place(&c.c1, &c.c3, &mut m)?;
+        Ok(m)
+    }
+
+    /// [`SecretKey::decrypt`] in place: `buf` holds the raw ciphertext in `mode` and, on
+    /// success, is replaced by the plaintext (C2 is moved to the front and decrypted where it
+    /// lies; nothing else is allocated). On any failure `buf` is wiped (its whole capacity) and
+    /// emptied, and the error is the opaque [`Error::Decryption`].
+    pub fn decrypt_in_place(&self, buf: &mut Vec<u8>, mode: Mode) -> Result<(), Error> {
+        let Ok(l) = RawLayout::of(buf, mode) else {
+            buf.zeroize();
+            return Err(Error::Decryption);
+        };
+        let mut c1 = [0u8; 65];
+        c1[..l.c1_len].copy_from_slice(&buf[..l.c1_len]);
+        let c3 = l.c3(buf);
+        keep_only(buf, l.c2);
+        self.open_in_place(&c1[..l.c1_len], &c3, buf)
+    }
+
+    /// [`SecretKey::decrypt_der`] in place, with the failure behaviour of
+    /// [`SecretKey::decrypt_in_place`].
+    pub fn decrypt_der_in_place(&self, buf: &mut Vec<u8>) -> Result<(), Error> {
+        let Ok((c1, c3, c2_len)) = der_parts(buf) else {
+            buf.zeroize();
+            return Err(Error::Decryption);
+        };
+        keep_only(buf, buf.len() - c2_len..buf.len());
+        self.open_in_place(&c1, &c3, buf)
+    }
+
+    /// Steps B1–B7 with C2 in `buf`, decrypted in place; `buf` keeps M′ only if u = C3 and t is
+    /// not all zero, else it is wiped and emptied.
+    fn open_in_place(&self, c1: &[u8], c3: &[u8; 32], buf: &mut Vec<u8>) -> Result<(), Error> {
+        let ok = self.decrypt_c2(c1, c3, buf);
+        if bool::from(ok) {
+            Ok(())
+        } else {
+            buf.zeroize();
+            Err(Error::Decryption)
+        }
+    }
+
+    /// B1–B6 on `c2` in place (it then holds M′); whether u = C3 and t is not all zero.
+    fn decrypt_c2(&self, c1: &[u8], c3: &[u8; 32], c2: &mut [u8]) -> Choice {
         // B1–B2: on the curve and not the identity (cofactor 1).
-        let c1 = Affine::<Curve<B>>::from_sec1(&c.c1).map_err(|_| Error::Decryption)?;
+        let Ok(c1) = Affine::<Curve<B>>::from_sec1(c1) else {
+            return Choice::from(0);
+        };
         // B3
         let mut s = c1.to_jacobian().mul(self.scalar()).to_affine();
         let x2 = Zeroizing::new(s.x().to_bytes());
         let y2 = Zeroizing::new(s.y().to_bytes());
         s.zeroize();
-        // B4–B5
-        let mut m = Zeroizing::new(c.c2.clone());
-        let zero = kdf_xor(&x2, &y2, &mut m);
-        // B6
-        let u = c3_hash(&x2, &m, &y2);
-        let ok = u.ct_eq(&c.c3) & !zero;
-        if bool::from(ok) {
-            Ok(m)
-        } else {
-            Err(Error::Decryption)
-        }
+        // B4–B6
+        let (u, zero) = xor_and_hash(&x2, &y2, c2, Side::Decrypt);
+        u.ct_eq(c3) & !zero
     }
 }

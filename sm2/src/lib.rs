@@ -72,7 +72,7 @@ mod signature;
 mod za;
 
 pub use encoding::{Pbes2, EC_PUBLIC_KEY_OID, MAX_PBKDF2_ITERATIONS, SM2_OID};
-pub use encryption::{Ciphertext, Mode};
+pub use encryption::{Ciphertext, Mode, DER_OVERHEAD};
 pub use error::Error;
 pub use signature::Signature;
 

@@ -29,19 +29,58 @@ use crate::groups::{g1_for_pairing, g1_from_bytes, g1_to_bytes, g2_for_pairing, 
 use crate::keys::{random_nonzero_scalar, EncUserKey, HID_ENCRYPT};
 use crate::prepared::PreparedEncMasterPublicKey;
 use crate::symmetric::{
-    is_all_zero, open, seal, EncryptionMode, MacMode, MAC_KEY_LEN, MAC_LEN, SM4_BLOCK_LEN,
+    is_all_zero, open_in_place, seal_in_place, EncryptionMode, MacMode, MAC_KEY_LEN, MAC_LEN,
+    SM4_BLOCK_LEN,
 };
 use crate::{Error, Result, Scalar};
 
 /// Largest KDF output (GM/T 0044.2 §5.4.3: `klen < (2^32 − 1) · 256` bits).
 const MAX_KDF_LEN: u64 = (u32::MAX as u64) * 32;
 
-/// `KDF(C ‖ w ‖ ID, klen)` with `C` as `x ‖ y`.
-fn kdf(c: &G1Affine, w: &Gt, id: &[u8], out: &mut [u8]) {
-    let cb = g1_to_bytes(c);
-    let mut wb = w.to_bytes();
-    sm3::Kdf::new(&[&cb[1..], &wb, id]).fill(out);
-    wb.zeroize();
+/// `Z = C ‖ w ‖ ID` of `K = KDF(Z, klen)` (`C` as `x ‖ y`), for reading K as a stream and
+/// for computing single blocks of it at their counter.
+struct KdfInput<'a> {
+    c: [u8; 65],
+    w: Zeroizing<[u8; 384]>,
+    id: &'a [u8],
+}
+
+impl<'a> KdfInput<'a> {
+    fn new(c: &G1Affine, w: &Gt, id: &'a [u8]) -> Self {
+        Self {
+            c: g1_to_bytes(c),
+            w: Zeroizing::new(w.to_bytes()),
+            id,
+        }
+    }
+
+    /// K from its first byte.
+    fn reader(&self) -> sm3::Kdf {
+        sm3::Kdf::new(&[&self.c[1..], &self.w[..], self.id])
+    }
+
+    /// `K[offset .. offset + 32]` (K2 after a K1 of `offset` bytes), from the one or two output
+    /// blocks `SM3(Z ‖ ct)` that hold it, without producing the blocks before them.
+    fn k2(&self, offset: usize) -> Zeroizing<[u8; MAC_KEY_LEN]> {
+        use sm3::Digest;
+        let first = offset / 32 + 1;
+        let skip = offset % 32;
+        let mut blocks = Zeroizing::new([0u8; 64]);
+        let n = if skip == 0 { 1 } else { 2 };
+        for (i, block) in blocks.chunks_exact_mut(32).take(n).enumerate() {
+            // check_kdf_len bounds offset + 32 by the standard's limit: the counter fits.
+            let ct = u32::try_from(first + i).expect("KDF counter within the checked length");
+            let mut h = sm3::Sm3::new();
+            h.update(&self.c[1..]);
+            h.update(&self.w[..]);
+            h.update(self.id);
+            h.update(ct.to_be_bytes());
+            block.copy_from_slice(&h.finalize());
+        }
+        let mut k2 = Zeroizing::new([0u8; MAC_KEY_LEN]);
+        k2.copy_from_slice(&blocks[skip..skip + MAC_KEY_LEN]);
+        k2
+    }
 }
 
 fn check_kdf_len(len: usize) -> Result<()> {
@@ -103,6 +142,16 @@ pub struct Ciphertext {
 }
 
 impl Ciphertext {
+    /// A fresh ciphertext from [`encrypt_with`]'s parts.
+    pub(crate) fn from_encrypted(
+        mode: EncryptionMode,
+        c1: G1Affine,
+        c3: [u8; MAC_LEN],
+        c2: Vec<u8>,
+    ) -> Self {
+        Self { mode, c1, c3, c2 }
+    }
+
     /// The encryption mode (`EnType`).
     pub fn mode(&self) -> EncryptionMode {
         self.mode
@@ -125,11 +174,7 @@ impl Ciphertext {
 
     /// Builds a ciphertext from its parts, checking `C1 ∈ G1` and the length of `C2`.
     pub fn from_parts(mode: EncryptionMode, c1: &[u8], c3: &[u8], c2: &[u8]) -> Result<Self> {
-        let c1 = g1_from_bytes(c1)?;
-        let c3: [u8; MAC_LEN] = c3.try_into().map_err(|_| Error::Encoding)?;
-        if !mode.c2_len_ok(c2.len()) {
-            return Err(Error::Encoding);
-        }
+        let (c1, c3) = check_parts(mode, c1, c3, c2.len())?;
         Ok(Self {
             mode,
             c1,
@@ -149,41 +194,127 @@ impl Ciphertext {
 
     /// Decodes `C1 ‖ C3 ‖ C2`; the mode is not part of the raw form.
     pub fn from_bytes(mode: EncryptionMode, bytes: &[u8]) -> Result<Self> {
-        if bytes.len() < 65 + MAC_LEN {
-            return Err(Error::Encoding);
-        }
-        Self::from_parts(
+        let (c1, c3) = raw_parts(mode, bytes)?;
+        Ok(Self {
             mode,
-            &bytes[..65],
-            &bytes[65..65 + MAC_LEN],
-            &bytes[65 + MAC_LEN..],
-        )
+            c1,
+            c3,
+            c2: bytes[RAW_HEADER_LEN..].to_vec(),
+        })
+    }
+
+    /// Checks `bytes` exactly as [`Ciphertext::from_bytes`] does (same errors), without copying
+    /// C2.
+    pub fn check_bytes(mode: EncryptionMode, bytes: &[u8]) -> Result<()> {
+        raw_parts(mode, bytes).map(|_| ())
     }
 
     /// GM/T 0080 `SM9Cipher ::= SEQUENCE { EnType INTEGER, C1 BIT STRING, C3 OCTET STRING,
     /// CipherText OCTET STRING }` (GmSSL's and gmsm's form).
     pub fn to_der(&self) -> Result<Vec<u8>> {
-        let c1 = self.c1_bytes();
-        Ok(CipherAsn1 {
-            en_type: self.mode.en_type(),
-            c1: bit_string(&c1)?,
-            c3: octet_string(&self.c3)?,
-            c2: octet_string(&self.c2)?,
-        }
-        .to_der()?)
+        let mut out = der_header(self.mode, &self.c1, &self.c3, self.c2.len())?;
+        out.extend_from_slice(&self.c2);
+        Ok(out)
     }
 
     /// Decodes [`to_der`](Self::to_der)'s format (strict DER, no trailing bytes).
     pub fn from_der(der: &[u8]) -> Result<Self> {
-        let a = CipherAsn1::from_der(der)?;
-        let mode = EncryptionMode::from_en_type(a.en_type)?;
-        Self::from_parts(
+        let (mode, c1, c3, c2_len) = der_parts(der)?;
+        Ok(Self {
             mode,
-            bit_string_bytes(&a.c1)?,
-            a.c3.as_bytes(),
-            a.c2.as_bytes(),
-        )
+            c1,
+            c3,
+            c2: der[der.len() - c2_len..].to_vec(),
+        })
     }
+
+    /// Checks `der` exactly as [`Ciphertext::from_der`] does (same errors), without copying C2;
+    /// returns the encryption mode it names.
+    pub fn check_der(der: &[u8]) -> Result<EncryptionMode> {
+        der_parts(der).map(|(mode, ..)| mode)
+    }
+}
+
+/// Length of `C1 ‖ C3` in the raw form.
+const RAW_HEADER_LEN: usize = 65 + MAC_LEN;
+
+/// The most bytes the DER form adds to C2 (SEQUENCE header, EnType, C1, C3, C2's header; lengths
+/// in at most 4 bytes): capacity to reserve for [`encrypt_der_in_place`].
+pub const DER_OVERHEAD: usize = 6 + 3 + 68 + 34 + 6;
+
+/// The checks of [`Ciphertext::from_parts`]: `C1 ∈ G1`, `C3` of 32 bytes, a possible C2 length.
+fn check_parts(
+    mode: EncryptionMode,
+    c1: &[u8],
+    c3: &[u8],
+    c2_len: usize,
+) -> Result<(G1Affine, [u8; MAC_LEN])> {
+    let c1 = g1_from_bytes(c1)?;
+    let c3: [u8; MAC_LEN] = c3.try_into().map_err(|_| Error::Encoding)?;
+    if !mode.c2_len_ok(c2_len) {
+        return Err(Error::Encoding);
+    }
+    Ok((c1, c3))
+}
+
+/// C1 and C3 of a raw ciphertext (C2 is `bytes[RAW_HEADER_LEN..]`).
+fn raw_parts(mode: EncryptionMode, bytes: &[u8]) -> Result<(G1Affine, [u8; MAC_LEN])> {
+    if bytes.len() < RAW_HEADER_LEN {
+        return Err(Error::Encoding);
+    }
+    check_parts(
+        mode,
+        &bytes[..65],
+        &bytes[65..RAW_HEADER_LEN],
+        bytes.len() - RAW_HEADER_LEN,
+    )
+}
+
+/// Mode, C1, C3 and the length of C2 of a DER ciphertext. C2 is the last field and nothing may
+/// follow the SEQUENCE, so C2 is the last `len` bytes of `der`.
+fn der_parts(der: &[u8]) -> Result<(EncryptionMode, G1Affine, [u8; MAC_LEN], usize)> {
+    let a = CipherAsn1::from_der(der)?;
+    let mode = EncryptionMode::from_en_type(a.en_type)?;
+    let c2_len = a.c2.as_bytes().len();
+    let (c1, c3) = check_parts(mode, bit_string_bytes(&a.c1)?, a.c3.as_bytes(), c2_len)?;
+    Ok((mode, c1, c3, c2_len))
+}
+
+/// The DER of a ciphertext up to the content of its C2 OCTET STRING (`c2_len` bytes): what
+/// [`Ciphertext::to_der`] writes before C2.
+fn der_header(
+    mode: EncryptionMode,
+    c1: &G1Affine,
+    c3: &[u8; MAC_LEN],
+    c2_len: usize,
+) -> Result<Vec<u8>> {
+    use der::{Header, Length, Tag};
+    let c1 = g1_to_bytes(c1);
+    let mut fields = Vec::with_capacity(DER_OVERHEAD);
+    mode.en_type().encode_to_vec(&mut fields)?;
+    bit_string(&c1)?.encode_to_vec(&mut fields)?;
+    octet_string(c3)?.encode_to_vec(&mut fields)?;
+    Header::new(Tag::OctetString, Length::try_from(c2_len)?)?.encode_to_vec(&mut fields)?;
+    let body = Length::try_from(fields.len() + c2_len)?;
+    let mut out = Vec::with_capacity(fields.len() + 6);
+    Header::new(Tag::Sequence, body)?.encode_to_vec(&mut out)?;
+    out.extend_from_slice(&fields);
+    Ok(out)
+}
+
+/// Puts `head` before the bytes of `buf` (one move of the data; no reallocation when the
+/// capacity suffices).
+fn prepend(buf: &mut Vec<u8>, head: &[u8]) {
+    let n = buf.len();
+    buf.resize(head.len() + n, 0);
+    buf.copy_within(..n, head.len());
+    buf[..head.len()].copy_from_slice(head);
+}
+
+/// Moves `bytes[from..]` (public C2) to the front and drops the rest.
+fn keep_tail(buf: &mut Vec<u8>, from: usize) {
+    buf.copy_within(from.., 0);
+    buf.truncate(buf.len() - from);
 }
 
 /// Encrypts `plaintext` to `id` (hid = 0x03).
@@ -212,7 +343,75 @@ pub fn encrypt(
     mac: MacMode,
     rng: &mut impl CryptoRngCore,
 ) -> Result<Ciphertext> {
-    if plaintext.is_empty() {
+    let mut c2 = Vec::with_capacity(mode.c2_len(plaintext.len()));
+    c2.extend_from_slice(plaintext);
+    let (c1, c3) = encrypt_c2(master, id, &mut c2, mode, mac, rng)?;
+    Ok(Ciphertext::from_encrypted(mode, c1, c3, c2))
+}
+
+/// [`encrypt`] in place: `buf` holds the plaintext and is replaced by the raw ciphertext
+/// `C1 ‖ C3 ‖ C2` ([`Ciphertext::to_bytes`]'s form). The message is encrypted where it lies
+/// (the KDF stream is produced in small pieces), then moved up by C1 ‖ C3 (and, in CBC mode,
+/// the IV): reserve `mode.c2_len(len) + 97` bytes ([`EncryptionMode::c2_len`]) to avoid a
+/// reallocation. On error `buf` is unchanged.
+///
+/// ```
+/// # use rand_core::OsRng;
+/// use sm9::{EncryptionMode, MacMode};
+/// let kgc = sm9::EncMasterKey::generate(&mut OsRng);
+/// let master = kgc.public_key().prepare();
+/// let bob = kgc.extract(b"Bob").unwrap().prepare();
+/// let mut buf = b"hello".to_vec();
+/// sm9::encrypt_in_place(&master, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3, &mut OsRng)
+///     .unwrap();
+/// sm9::decrypt_in_place(&bob, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3).unwrap();
+/// assert_eq!(buf, b"hello");
+/// ```
+pub fn encrypt_in_place(
+    master: &PreparedEncMasterPublicKey,
+    id: &[u8],
+    buf: &mut Vec<u8>,
+    mode: EncryptionMode,
+    mac: MacMode,
+    rng: &mut impl CryptoRngCore,
+) -> Result<()> {
+    let (c1, c3) = encrypt_c2(master, id, buf, mode, mac, rng)?;
+    let mut head = [0u8; RAW_HEADER_LEN];
+    head[..65].copy_from_slice(&g1_to_bytes(&c1));
+    head[65..].copy_from_slice(&c3);
+    prepend(buf, &head);
+    Ok(())
+}
+
+/// [`encrypt_in_place`] with the DER result of [`Ciphertext::to_der`] (at most
+/// [`DER_OVERHEAD`] bytes longer than C2: reserve `mode.c2_len(len) + DER_OVERHEAD`). On error
+/// `buf` is unchanged.
+pub fn encrypt_der_in_place(
+    master: &PreparedEncMasterPublicKey,
+    id: &[u8],
+    buf: &mut Vec<u8>,
+    mode: EncryptionMode,
+    mac: MacMode,
+    rng: &mut impl CryptoRngCore,
+) -> Result<()> {
+    // The encoding's length limit, checked before the message is overwritten.
+    der::Length::try_from(mode.c2_len(buf.len()).saturating_add(DER_OVERHEAD))?;
+    let (c1, c3) = encrypt_c2(master, id, buf, mode, mac, rng)?;
+    let head = der_header(mode, &c1, &c3, buf.len())?;
+    prepend(buf, &head);
+    Ok(())
+}
+
+/// A1–A8 on `buf` (M in, C2 out) with fresh nonces until K1 is not all zero; C1 and C3.
+fn encrypt_c2(
+    master: &PreparedEncMasterPublicKey,
+    id: &[u8],
+    buf: &mut Vec<u8>,
+    mode: EncryptionMode,
+    mac: MacMode,
+    rng: &mut impl CryptoRngCore,
+) -> Result<(G1Affine, [u8; MAC_LEN])> {
+    if buf.is_empty() {
         return Err(Error::EmptyPlaintext);
     }
     let h1 = crate::h1(id, HID_ENCRYPT);
@@ -222,47 +421,47 @@ pub fn encrypt(
         if mode == EncryptionMode::Sm4Cbc {
             rng.try_fill_bytes(&mut iv).map_err(|_| Error::Rng)?;
         }
-        let res = encrypt_with(master, &h1, id, plaintext, mode, mac, &r, &iv);
+        let res = encrypt_with(master, &h1, id, buf, mode, mac, &r, &iv);
         r.zeroize();
         match res {
-            Err(Error::Decryption) => continue, // K1 all zero: A2 again.
+            Err(Error::Decryption) => continue, // K1 all zero (buf unchanged): A2 again.
             other => return other,
         }
     }
 }
 
-/// A1–A8 with a given nonce `r` and CBC IV; [`Error::Decryption`] when K1 is all zero.
+/// A1–A7 with a given nonce `r` and CBC IV on `buf` (M in, C2 out); returns C1 and C3, or
+/// [`Error::Decryption`] when K1 is all zero (then `buf` is unchanged).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn encrypt_with(
     master: &PreparedEncMasterPublicKey,
     h1: &Scalar,
     id: &[u8],
-    plaintext: &[u8],
+    buf: &mut Vec<u8>,
     mode: EncryptionMode,
     mac: MacMode,
     r: &Scalar,
     iv: &[u8; SM4_BLOCK_LEN],
-) -> Result<Ciphertext> {
-    if plaintext.is_empty() {
+) -> Result<(G1Affine, [u8; MAC_LEN])> {
+    if buf.is_empty() {
         return Err(Error::EmptyPlaintext);
     }
-    let k1_len = mode.k1_len_for_plaintext(plaintext.len());
+    let k1_len = mode.k1_len_for_plaintext(buf.len());
     check_kdf_len(k1_len.saturating_add(MAC_KEY_LEN))?;
     // A3: C1 = [r]QB.
     let c1 = master.mul_q(h1, r).to_affine();
     // A4–A5: w = g^r.
     let w = master.g_pow(r);
-    // A6: K = KDF(C1 ‖ w ‖ IDB, klen).
-    let mut k = Zeroizing::new(alloc::vec![0u8; k1_len + MAC_KEY_LEN]);
-    kdf(&c1, &w, id, &mut k);
-    let (k1, k2) = k.split_at(k1_len);
-    if bool::from(is_all_zero(k1)) {
+    // A6: K = KDF(C1 ‖ w ‖ IDB, klen) = K1 ‖ K2; C2 = Enc(K1, M), K1 read as a stream.
+    let z = KdfInput::new(&c1, &w, id);
+    let mut k = z.reader();
+    let k1_zero = seal_in_place(mode, &mut |t| k.fill(t), buf, iv);
+    if bool::from(k1_zero) {
         return Err(Error::Decryption);
     }
-    let c2 = seal(mode, k1, plaintext, iv);
     // A7: C3 = MAC(K2, C2).
-    let c3 = mac.mac(k2, &c2);
-    Ok(Ciphertext { mode, c1, c3, c2 })
+    let c3 = mac.mac(&z.k2(k1_len)[..], buf);
+    Ok((c1, c3))
 }
 
 /// Decrypts `ciphertext` addressed to `id` with the MAC mode the sender used. Every failure
@@ -274,27 +473,105 @@ pub fn decrypt(
     ciphertext: &Ciphertext,
     mac: MacMode,
 ) -> Result<Zeroizing<Vec<u8>>> {
-    let mode = ciphertext.mode;
-    let c2 = &ciphertext.c2;
-    if !mode.c2_len_ok(c2.len()) {
+    let mut m = Zeroizing::new(ciphertext.c2.clone());
+    open_c2(
+        key,
+        id,
+        ciphertext.mode,
+        &ciphertext.c1,
+        &ciphertext.c3,
+        &mut m,
+        mac,
+    )?;
+    Ok(m)
+}
+
+/// [`decrypt`] in place: `buf` holds the raw ciphertext `C1 ‖ C3 ‖ C2` of `mode` and, on
+/// success, is replaced by the plaintext. C2 is moved to the front, its MAC checked, and only
+/// then decrypted where it lies (the KDF stream in small pieces; nothing message-sized is
+/// allocated). On any failure (malformed ciphertext too) `buf` is wiped (its whole capacity)
+/// and emptied, and the error is the opaque [`Error::Decryption`].
+pub fn decrypt_in_place(
+    key: &DecryptionKey,
+    id: &[u8],
+    buf: &mut Vec<u8>,
+    mode: EncryptionMode,
+    mac: MacMode,
+) -> Result<()> {
+    let Ok((c1, c3)) = raw_parts(mode, buf) else {
+        buf.zeroize();
+        return Err(Error::Decryption);
+    };
+    keep_tail(buf, RAW_HEADER_LEN);
+    open_c2(key, id, mode, &c1, &c3, buf, mac)
+}
+
+/// [`decrypt_in_place`] for the DER form ([`Ciphertext::from_der`]; the mode is the one it
+/// names), with the same failure behaviour.
+pub fn decrypt_der_in_place(
+    key: &DecryptionKey,
+    id: &[u8],
+    buf: &mut Vec<u8>,
+    mac: MacMode,
+) -> Result<()> {
+    let Ok((mode, c1, c3, c2_len)) = der_parts(buf) else {
+        buf.zeroize();
+        return Err(Error::Decryption);
+    };
+    keep_tail(buf, buf.len() - c2_len);
+    open_c2(key, id, mode, &c1, &c3, buf, mac)
+}
+
+/// B1–B5 with C2 in `buf`, decrypted in place after the MAC check; on any failure `buf` is
+/// wiped and emptied.
+fn open_c2(
+    key: &DecryptionKey,
+    id: &[u8],
+    mode: EncryptionMode,
+    c1: &G1Affine,
+    c3: &[u8; MAC_LEN],
+    buf: &mut Vec<u8>,
+    mac: MacMode,
+) -> Result<()> {
+    let res = open_c2_checked(key, id, mode, c1, c3, buf, mac);
+    if res.is_err() {
+        buf.zeroize();
+    }
+    res
+}
+
+fn open_c2_checked(
+    key: &DecryptionKey,
+    id: &[u8],
+    mode: EncryptionMode,
+    c1: &G1Affine,
+    c3: &[u8; MAC_LEN],
+    buf: &mut Vec<u8>,
+    mac: MacMode,
+) -> Result<()> {
+    if !mode.c2_len_ok(buf.len()) {
         return Err(Error::Decryption);
     }
-    let k1_len = mode.k1_len_for_c2(c2.len());
+    let k1_len = mode.k1_len_for_c2(buf.len());
     check_kdf_len(k1_len + MAC_KEY_LEN).map_err(|_| Error::Decryption)?;
     // B2: w' = e(C1, deB).
-    let w = key.pair(&ciphertext.c1);
-    // B3: K' = KDF(C1 ‖ w' ‖ IDB, klen).
-    let mut k = Zeroizing::new(alloc::vec![0u8; k1_len + MAC_KEY_LEN]);
-    kdf(&ciphertext.c1, &w, id, &mut k);
-    let (k1, k2) = k.split_at(k1_len);
-    // B4: u = MAC(K2', C2) = C3?
-    let u = mac.mac(k2, c2);
-    let ok = u.ct_eq(&ciphertext.c3) & !is_all_zero(k1);
+    let w = key.pair(c1);
+    // B3: K' = KDF(C1 ‖ w' ‖ IDB, klen) = K1' ‖ K2': K2' straight from its counter blocks.
+    let z = KdfInput::new(c1, &w, id);
+    // B4: u = MAC(K2', C2) = C3? Checked before anything is decrypted.
+    let u = mac.mac(&z.k2(k1_len)[..], buf);
+    let ok = u.ct_eq(c3);
     if !bool::from(ok) {
         return Err(Error::Decryption);
     }
-    // B5: M' = Dec(K1', C2).
-    open(mode, k1, c2).map(Zeroizing::new)
+    // B5: M' = Dec(K1', C2) in place, K1' read as a stream; K1' all zero is an error.
+    let mut k = z.reader();
+    let k1_zero = open_in_place(mode, &mut |t| k.fill(t), buf)?;
+    let ok = ok & !k1_zero;
+    if !bool::from(ok) {
+        return Err(Error::Decryption);
+    }
+    Ok(())
 }
 
 /// The encapsulation `C ∈ G1` of a KEM key.
@@ -371,7 +648,7 @@ pub(crate) fn encapsulate_with(
     let c = master.mul_q(h1, r).to_affine();
     let w = master.g_pow(r);
     let mut k = Zeroizing::new(alloc::vec![0u8; key_len]);
-    kdf(&c, &w, id, &mut k);
+    KdfInput::new(&c, &w, id).reader().fill(&mut k);
     if bool::from(is_all_zero(&k)) {
         return Err(Error::Decryption);
     }
@@ -389,7 +666,7 @@ pub fn decapsulate(
     check_kdf_len(key_len)?;
     let w = key.pair(&encapsulated.c);
     let mut k = Zeroizing::new(alloc::vec![0u8; key_len]);
-    kdf(&encapsulated.c, &w, id, &mut k);
+    KdfInput::new(&encapsulated.c, &w, id).reader().fill(&mut k);
     if bool::from(is_all_zero(&k)) {
         return Err(Error::Decryption);
     }

@@ -42,7 +42,10 @@ pub fn encrypt_with_nonce(
 ) -> Result<Ciphertext> {
     let r = Zeroizing::new(scalar_from_bytes(r)?);
     let h1 = crate::h1(id, HID_ENCRYPT);
-    encrypt_with(master, &h1, id, plaintext, mode, mac, &r, iv)
+    let mut c2 = Vec::with_capacity(mode.c2_len(plaintext.len()));
+    c2.extend_from_slice(plaintext);
+    let (c1, c3) = encrypt_with(master, &h1, id, &mut c2, mode, mac, &r, iv)?;
+    Ok(Ciphertext::from_encrypted(mode, c1, c3, c2))
 }
 
 /// Encapsulates with the nonce `r`; [`Error::Decryption`] if K is all zero for this `r`.

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | master keys, user key extraction | [`SignMasterKey`], [`EncMasterKey`] | GM/T 0044.2–.4 §6.1 |
 //! | sign / verify (streaming) | [`sign`], [`sign_prepared`], [`verify`], [`Signer`], [`Verifier`], [`BatchVerifier`] | GM/T 0044.2 §6 |
-//! | encrypt / decrypt | [`encrypt`], [`decrypt`], [`Ciphertext`] | GM/T 0044.4 §7 |
+//! | encrypt / decrypt | [`encrypt`], [`decrypt`], [`Ciphertext`]; in place: [`encrypt_in_place`], [`decrypt_in_place`] and their `_der_` forms | GM/T 0044.4 §7 |
 //! | key encapsulation | [`encapsulate`], [`decapsulate`] | GM/T 0044.4 §6 |
 //! | key exchange | [`Initiator`], [`Responder`] | GM/T 0044.3 §7 |
 //! | H1, H2 | [`h1`], [`h2`] | GM/T 0044.2 §5.3.2 |
@@ -103,7 +103,9 @@ pub use asn1::{
 };
 pub use batch::{verify_batch, BatchItem, BatchResult, BatchVerifier};
 pub use encrypt::{
-    decapsulate, decrypt, encapsulate, encrypt, Ciphertext, DecryptionKey, EncapsulatedKey,
+    decapsulate, decrypt, decrypt_der_in_place, decrypt_in_place, encapsulate, encrypt,
+    encrypt_der_in_place, encrypt_in_place, Ciphertext, DecryptionKey, EncapsulatedKey,
+    DER_OVERHEAD,
 };
 pub use error::{Error, Result};
 pub use exchange::{EphemeralPoint, ExchangeKey, Initiator, Responder};

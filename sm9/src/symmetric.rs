@@ -10,9 +10,11 @@
 use alloc::vec::Vec;
 
 use cbc::cipher::{
-    block_padding::Pkcs7, BlockDecryptMut, BlockEncrypt, BlockEncryptMut, KeyInit, KeyIvInit,
+    block_padding::Pkcs7, BlockDecrypt, BlockDecryptMut, BlockEncrypt, BlockEncryptMut, KeyInit,
+    KeyIvInit,
 };
 use subtle::{Choice, ConstantTimeEq};
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::{Error, Result};
 
@@ -128,52 +130,139 @@ pub(crate) fn is_all_zero(k: &[u8]) -> Choice {
     acc.ct_eq(&0)
 }
 
-/// Encrypts `m` under `k1` (length [`EncryptionMode::k1_len_for_plaintext`]); `iv` is used by
-/// CBC only.
-pub(crate) fn seal(mode: EncryptionMode, k1: &[u8], m: &[u8], iv: &[u8; SM4_BLOCK_LEN]) -> Vec<u8> {
-    match mode {
-        EncryptionMode::KdfStream => m.iter().zip(k1).map(|(a, b)| a ^ b).collect(),
-        EncryptionMode::Sm4Ecb => {
-            // ECB straight on the block cipher: its 16-block kernel (the `ecb` crate's
-            // encryptor hands blocks over one at a time).
-            sm4_ct::Sm4::new(k1.into()).encrypt_padded_vec::<Pkcs7>(m)
-        }
-        EncryptionMode::Sm4Cbc => {
-            let enc = cbc::Encryptor::<sm4_ct::Sm4>::new(k1.into(), iv.into());
-            let body = enc.encrypt_padded_vec_mut::<Pkcs7>(m);
-            let mut out = Vec::with_capacity(SM4_BLOCK_LEN + body.len());
-            out.extend_from_slice(iv);
-            out.extend_from_slice(&body);
-            out
+/// A source of K1: writes the next bytes of the KDF output (K1 is its first `k1_len` bytes).
+pub(crate) type K1Reader<'a> = dyn FnMut(&mut [u8]) + 'a;
+
+/// Bytes of the KDF stream XORed per step (16 SM3 blocks, one AVX-512 KDF batch).
+const STREAM_STEP: usize = 512;
+
+/// XORs the next `data.len()` bytes of `k1` into `data` (the KDF stream cipher, both ways);
+/// whether they were all zero (then `data` is unchanged).
+fn xor_stream(k1: &mut K1Reader<'_>, data: &mut [u8]) -> Choice {
+    let mut acc = 0u8;
+    let mut buf = Zeroizing::new([0u8; STREAM_STEP]);
+    for chunk in data.chunks_mut(STREAM_STEP) {
+        let t = &mut buf[..chunk.len()];
+        k1(t);
+        for (c, k) in chunk.iter_mut().zip(t.iter()) {
+            acc |= *k;
+            *c ^= *k;
         }
     }
+    acc.ct_eq(&0)
 }
 
-/// Decrypts `c2` under `k1`; called only after the MAC has been checked.
-pub(crate) fn open(mode: EncryptionMode, k1: &[u8], c2: &[u8]) -> Result<Vec<u8>> {
-    if !mode.c2_len_ok(c2.len()) {
+/// Encrypts the message in `buf` in place into C2 (growing it by the padding and, in CBC mode,
+/// the IV `iv` in front), K1 read from `k1`. Returns whether K1 was all zero; then `buf` is
+/// unchanged (the caller retries with a new nonce).
+pub(crate) fn seal_in_place(
+    mode: EncryptionMode,
+    k1: &mut K1Reader<'_>,
+    buf: &mut Vec<u8>,
+    iv: &[u8; SM4_BLOCK_LEN],
+) -> Choice {
+    if mode == EncryptionMode::KdfStream {
+        return xor_stream(k1, buf);
+    }
+    let mut key = Zeroizing::new([0u8; SM4_KEY_LEN]);
+    k1(&mut key[..]);
+    let zero = is_all_zero(&key[..]);
+    if bool::from(zero) {
+        return zero;
+    }
+    let n = buf.len();
+    buf.resize(mode.c2_len(n), 0);
+    if mode == EncryptionMode::Sm4Ecb {
+        // ECB straight on the block cipher: its 16-block kernel (the `ecb` crate's encryptor
+        // hands blocks over one at a time).
+        sm4_ct::Sm4::new((&*key).into())
+            .encrypt_padded::<Pkcs7>(buf, n)
+            .expect("room for the padding");
+    } else {
+        buf.copy_within(..n, SM4_BLOCK_LEN);
+        buf[..SM4_BLOCK_LEN].copy_from_slice(iv);
+        cbc::Encryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into())
+            .encrypt_padded_mut::<Pkcs7>(&mut buf[SM4_BLOCK_LEN..], n)
+            .expect("room for the padding");
+    }
+    zero
+}
+
+/// Decrypts C2 in `buf` in place (called only after the MAC has been checked), K1 read from
+/// `k1`; `buf` then holds M′. Returns whether K1 was all zero; a padding error is
+/// [`Error::Decryption`] (the caller wipes `buf` on either failure).
+pub(crate) fn open_in_place(
+    mode: EncryptionMode,
+    k1: &mut K1Reader<'_>,
+    buf: &mut Vec<u8>,
+) -> Result<Choice> {
+    if !mode.c2_len_ok(buf.len()) {
         return Err(Error::Decryption);
     }
-    match mode {
-        EncryptionMode::KdfStream => Ok(c2.iter().zip(k1).map(|(a, b)| a ^ b).collect()),
-        EncryptionMode::Sm4Ecb => {
-            let dec = ecb::Decryptor::<sm4_ct::Sm4>::new(k1.into());
-            dec.decrypt_padded_vec_mut::<Pkcs7>(c2)
-                .map_err(|_| Error::Decryption)
-        }
-        EncryptionMode::Sm4Cbc => {
-            let (iv, body) = c2.split_at(SM4_BLOCK_LEN);
-            let dec = cbc::Decryptor::<sm4_ct::Sm4>::new(k1.into(), iv.into());
-            dec.decrypt_padded_vec_mut::<Pkcs7>(body)
-                .map_err(|_| Error::Decryption)
-        }
+    if mode == EncryptionMode::KdfStream {
+        return Ok(xor_stream(k1, buf));
     }
+    let mut key = Zeroizing::new([0u8; SM4_KEY_LEN]);
+    k1(&mut key[..]);
+    let zero = is_all_zero(&key[..]);
+    let (start, len) = if mode == EncryptionMode::Sm4Ecb {
+        let m = sm4_ct::Sm4::new((&*key).into())
+            .decrypt_padded::<Pkcs7>(buf)
+            .map_err(|_| Error::Decryption)?;
+        (0, m.len())
+    } else {
+        let (iv, body) = buf.split_at_mut(SM4_BLOCK_LEN);
+        let m = cbc::Decryptor::<sm4_ct::Sm4>::new((&*key).into(), (&*iv).into())
+            .decrypt_padded_mut::<Pkcs7>(body)
+            .map_err(|_| Error::Decryption)?;
+        (SM4_BLOCK_LEN, m.len())
+    };
+    keep_plaintext(buf, start, len);
+    Ok(zero)
+}
+
+/// Moves the unpadded plaintext `buf[start..start + len]` to the front, wipes the rest and
+/// drops it. `len` is the plaintext length, which decryption publishes (the constant-time
+/// harness declassifies this function: `ct-check/declassified.txt`).
+#[inline(never)]
+fn keep_plaintext(buf: &mut Vec<u8>, start: usize, len: usize) {
+    buf.copy_within(start..start + len, 0);
+    buf[len..].zeroize();
+    buf.truncate(len);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::{format, vec};
+
+    /// K1 read from a given byte string.
+    fn key_reader(k: &[u8]) -> impl FnMut(&mut [u8]) + '_ {
+        let mut rest = k;
+        move |out: &mut [u8]| {
+            let (head, tail) = rest.split_at(out.len());
+            out.copy_from_slice(head);
+            rest = tail;
+        }
+    }
+
+    fn seal(mode: EncryptionMode, k1: &[u8], m: &[u8], iv: &[u8; 16]) -> Vec<u8> {
+        let mut buf = m.to_vec();
+        assert!(!bool::from(seal_in_place(
+            mode,
+            &mut key_reader(k1),
+            &mut buf,
+            iv
+        )));
+        buf
+    }
+
+    fn open(mode: EncryptionMode, k1: &[u8], c2: &[u8]) -> Result<Vec<u8>> {
+        let mut buf = c2.to_vec();
+        let zero = open_in_place(mode, &mut key_reader(k1), &mut buf)?;
+        assert!(!bool::from(zero));
+        Ok(buf)
+    }
 
     #[test]
     fn annex_d_symmetric_parts() {
@@ -204,6 +293,21 @@ mod tests {
             h("sm4_ecb_pkcs7_mode/C3=SM3(C2||K2)")
         );
         assert_eq!(open(EncryptionMode::Sm4Ecb, &k1, &c2).unwrap(), m);
+    }
+
+    #[test]
+    fn all_zero_k1_leaves_the_message_unchanged() {
+        for mode in [
+            EncryptionMode::KdfStream,
+            EncryptionMode::Sm4Ecb,
+            EncryptionMode::Sm4Cbc,
+        ] {
+            let mut buf = vec![0x5Au8; 40];
+            let k = vec![0u8; mode.k1_len_for_plaintext(40)];
+            let zero = seal_in_place(mode, &mut key_reader(&k), &mut buf, &[1; 16]);
+            assert!(bool::from(zero));
+            assert_eq!(buf, vec![0x5Au8; 40]);
+        }
     }
 
     #[test]
