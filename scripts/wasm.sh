@@ -104,9 +104,8 @@ node_setup() {
     if ! cmp -s "$lock" "$NODE_DIR/package-lock.json" || [ ! -d "$NODE_DIR/node_modules" ]; then
         log "npm ci (dev dependencies into $NODE_DIR)"
         rm -rf "$NODE_DIR" && mkdir -p "$NODE_DIR"
-        cp "$JS_SRC/dev/package.json" "$NODE_DIR/"
+        cp "$JS_SRC/dev/package.json" "$lock" "$NODE_DIR/"
         (cd "$NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed"
-        cp "$lock" "$NODE_DIR/package-lock.json"
     fi
     # CommonJS peers are found through NODE_PATH by the tests' createRequire.
     export NODE_PATH=$NODE_DIR/node_modules
