@@ -191,7 +191,9 @@ fn sign_with(s: &Secret, how: u8) -> Prepared {
     )
 }
 
-fn decrypt_with(s: &Secret, der: bool) -> Prepared {
+/// Decryption of C1C3C2 or (`der`) GM/T 0009 DER, with the allocating functions or
+/// (`in_place`) the in-place ones.
+fn decrypt_with(s: &Secret, der: bool, in_place: bool) -> Prepared {
     let sk = secret_key(s);
     let pk: PublicKey = *sk.public_key();
     let ct = if der {
@@ -201,13 +203,20 @@ fn decrypt_with(s: &Secret, der: bool) -> Prepared {
     }
     .expect("encrypt");
     Prepared::new(
-        move || {
-            let m = if der {
-                sk.decrypt_der(&ct)
-            } else {
-                sk.decrypt(&ct, Mode::C1C3C2)
-            };
-            m.expect("decrypts").to_vec()
+        move || match (der, in_place) {
+            (true, false) => sk.decrypt_der(&ct).expect("decrypts").to_vec(),
+            (false, false) => sk.decrypt(&ct, Mode::C1C3C2).expect("decrypts").to_vec(),
+            (true, true) => {
+                let mut buf = ct.clone();
+                sk.decrypt_der_in_place(&mut buf).expect("decrypts");
+                buf
+            }
+            (false, true) => {
+                let mut buf = ct.clone();
+                sk.decrypt_in_place(&mut buf, Mode::C1C3C2)
+                    .expect("decrypts");
+                buf
+            }
         },
         |_, out| ensure(out == MSG, "wrong plaintext"),
     )
@@ -344,13 +353,25 @@ pub(super) fn ops() -> Vec<Op> {
         op(
             "sm2.decrypt",
             "d (C1C3C2)",
-            |s| decrypt_with(s, false),
+            |s| decrypt_with(s, false, false),
             true,
         ),
         op(
             "sm2.decrypt_der",
             "d (GM/T 0009 DER)",
-            |s| decrypt_with(s, true),
+            |s| decrypt_with(s, true, false),
+            true,
+        ),
+        op(
+            "sm2.decrypt_in_place",
+            "d (C1C3C2, decrypted in place)",
+            |s| decrypt_with(s, false, true),
+            true,
+        ),
+        op(
+            "sm2.decrypt_der_in_place",
+            "d (GM/T 0009 DER, decrypted in place)",
+            |s| decrypt_with(s, true, true),
             true,
         ),
         op("sm2.encrypt", "ephemeral k", encrypt, true),

@@ -215,7 +215,9 @@ fn import_encrypted_user_key(s: &Secret) -> Prepared {
     )
 }
 
-fn decrypt(s: &Secret, mode: EncryptionMode) -> Prepared {
+/// Decryption of a ciphertext in `mode` with `sm9::decrypt`, or (`in_place`) of its DER form
+/// with `sm9::decrypt_der_in_place`.
+fn decrypt(s: &Secret, mode: EncryptionMode, in_place: bool) -> Prepared {
     let (de, master) = imported_de(s, b"Bob", false);
     let prepared = master.prepare();
     let ct = sm9::encrypt(
@@ -227,15 +229,24 @@ fn decrypt(s: &Secret, mode: EncryptionMode) -> Prepared {
         &mut public_rng(4),
     )
     .expect("encrypt");
+    let der = ct.to_der().expect("encode");
     Prepared::new(
         move || {
             let bob = EncUserKey::from_parts(&de, &master).expect("import");
             let key = bob.prepare();
-            let plain = sm9::decrypt(&key, b"Bob", &ct, MacMode::Sm3).expect("decrypt");
-            // DECLASSIFY: the plaintext's length is published (for the SM4 modes it is the
-            // ciphertext length minus the padding, which the constant-time SM4 leaves secret).
-            declassify::<Vec<u8>>(&plain);
-            plain.to_vec()
+            // DECLASSIFY (right after decryption, before the length is used): the plaintext's
+            // length is published (for the SM4 modes it is the ciphertext length minus the
+            // padding, which the constant-time SM4 leaves secret).
+            if in_place {
+                let mut buf = der.clone();
+                sm9::decrypt_der_in_place(&key, b"Bob", &mut buf, MacMode::Sm3).expect("decrypt");
+                declassify::<Vec<u8>>(&buf);
+                buf
+            } else {
+                let plain = sm9::decrypt(&key, b"Bob", &ct, MacMode::Sm3).expect("decrypt");
+                declassify::<Vec<u8>>(&plain);
+                plain.to_vec()
+            }
         },
         |_, out| ensure(out == MSG, "wrong plaintext"),
     )
@@ -433,13 +444,31 @@ pub(super) fn ops() -> Vec<Op> {
         op(
             "sm9.decrypt.kdf_stream",
             "de (imported, prepared)",
-            |s| decrypt(s, EncryptionMode::KdfStream),
+            |s| decrypt(s, EncryptionMode::KdfStream, false),
             false,
         ),
         op(
             "sm9.decrypt.sm4_cbc",
             "de (imported, prepared)",
-            |s| decrypt(s, EncryptionMode::Sm4Cbc),
+            |s| decrypt(s, EncryptionMode::Sm4Cbc, false),
+            false,
+        ),
+        op(
+            "sm9.decrypt_in_place.kdf_stream",
+            "de (imported, prepared); DER decrypted in place",
+            |s| decrypt(s, EncryptionMode::KdfStream, true),
+            false,
+        ),
+        op(
+            "sm9.decrypt_in_place.sm4_cbc",
+            "de (imported, prepared); DER decrypted in place",
+            |s| decrypt(s, EncryptionMode::Sm4Cbc, true),
+            false,
+        ),
+        op(
+            "sm9.decrypt_in_place.sm4_ecb",
+            "de (imported, prepared); DER decrypted in place",
+            |s| decrypt(s, EncryptionMode::Sm4Ecb, true),
             false,
         ),
         op(
