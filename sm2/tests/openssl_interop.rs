@@ -1,6 +1,6 @@
 //! Interoperability with the OpenSSL 3 command line, both directions: signatures (default and
-//! empty ID), DER ciphertexts, and keys in PKCS#8, SEC1 and SPKI PEM. Skipped (with a note) when
-//! `openssl` is not on the PATH.
+//! empty ID), DER ciphertexts, and keys in PKCS#8, SEC1 and SPKI PEM. OpenSSL is a required
+//! peer: every test fails when `openssl` is not on the PATH or lacks SM2 (never a silent skip).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,12 +11,16 @@ use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
 use sm2::spki::{DecodePublicKey, EncodePublicKey};
 use sm2::{PublicKey, SecretKey, Signature, SigningKey, VerifyingKey};
 
-fn openssl_available() -> bool {
-    Command::new("openssl")
-        .arg("version")
+/// Panics unless an `openssl` CLI with SM2 support is on the PATH.
+fn require_openssl() {
+    let out = Command::new("openssl")
+        .args(["list", "-public-key-algorithms"])
         .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
+        .unwrap_or_else(|e| panic!("peer openssl required but cannot be run: {e}"));
+    assert!(
+        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("SM2"),
+        "peer openssl required but it lists no SM2 public-key algorithm"
+    );
 }
 
 fn workdir(name: &str) -> PathBuf {
@@ -39,10 +43,7 @@ fn run(dir: &Path, args: &[&str]) -> (bool, Vec<u8>) {
 
 #[test]
 fn signatures_both_directions() {
-    if !openssl_available() {
-        eprintln!("openssl not found: skipping");
-        return;
-    }
+    require_openssl();
     let dir = workdir("sig");
     let mut rng = ChaCha20Rng::seed_from_u64(11);
     for (i, id) in [&b"1234567812345678"[..], b"", b"alice@example.com"]
@@ -106,10 +107,7 @@ fn signatures_both_directions() {
 
 #[test]
 fn encryption_both_directions() {
-    if !openssl_available() {
-        eprintln!("openssl not found: skipping");
-        return;
-    }
+    require_openssl();
     let dir = workdir("enc");
     let mut rng = ChaCha20Rng::seed_from_u64(12);
     let sk = SecretKey::random(&mut rng);
@@ -152,10 +150,7 @@ fn encryption_both_directions() {
 
 #[test]
 fn keys_both_directions() {
-    if !openssl_available() {
-        eprintln!("openssl not found: skipping");
-        return;
-    }
+    require_openssl();
     let dir = workdir("keys");
     // OpenSSL-generated key → ours (PKCS#8, SEC1 "SM2 PRIVATE KEY", SPKI).
     assert!(
