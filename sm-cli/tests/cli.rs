@@ -616,11 +616,14 @@ fn sm2_signatures_with_ids_interoperate_with_openssl() {
     );
 }
 
+/// Length of the bytes a standard (padded) base64 text decodes to; panics if it is not base64.
 fn base64_len(s: &[u8]) -> usize {
-    // 64 bytes -> 88 characters with padding.
+    use base64::Engine;
     let t = String::from_utf8_lossy(s);
-    assert_eq!(t.trim().len(), 88, "{t}");
-    64
+    base64::engine::general_purpose::STANDARD
+        .decode(t.trim())
+        .unwrap_or_else(|e| panic!("not base64 ({e}): {t}"))
+        .len()
 }
 
 #[test]
@@ -1539,6 +1542,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         1,
         "invalid signature",
     );
+    // Byte 10 lies in the DER OCTET STRING of h: a well-formed signature that does not verify.
     let mut bad = sig9.clone();
     bad[10] ^= 1;
     fails(
@@ -1554,7 +1558,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         ],
         b"m",
         1,
-        "",
+        "signature verification failed",
     );
 
     // Tampered ciphertexts (exit 1), wherever the flipped bit lands.
@@ -1684,27 +1688,44 @@ fn bad_input_gives_one_line_and_documented_status() {
 // ---------------------------------------------------------------------------------------------
 // Streaming.
 
-/// Runs `smtool args` under a 64 MiB address-space limit with `mib` MiB of zeros on stdin, so
-/// an implementation that loads its input would fail.
-fn under_memory_limit(args: &str, mib: usize) -> String {
+/// Runs `smtool args` under a 64 MiB address-space limit with `mib` MiB of zeros on stdin (the
+/// last byte 0x01 instead when `flip_last`), so an implementation that loads its input would fail.
+fn run_under_memory_limit(args: &str, mib: usize, flip_last: bool) -> std::process::Output {
     let bin = assert_cmd::cargo::cargo_bin("smtool");
+    let input = if flip_last {
+        format!("{{ head -c $(({mib} * 1048576 - 1)) /dev/zero; printf '\\001'; }}")
+    } else {
+        format!("head -c {mib}M /dev/zero")
+    };
     let script = format!(
-        "head -c {}M /dev/zero | (ulimit -v 65536 && exec {} {args})",
-        mib,
+        "{input} | (ulimit -v 65536 && exec {} {args})",
         bin.display()
     );
-    let out = StdCommand::new("bash")
+    StdCommand::new("bash")
         .arg("-c")
         .arg(&script)
         .stdin(Stdio::null())
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// [`run_under_memory_limit`] on the all-zero stream, which must succeed; returns stdout.
+fn under_memory_limit(args: &str, mib: usize) -> String {
+    let out = run_under_memory_limit(args, mib, false);
     assert!(
         out.status.success(),
-        "{script}: {}",
+        "smtool {args}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// The same stream with its last byte changed must fail verification (exit 1).
+fn fails_on_changed_stream(args: &str, mib: usize) {
+    let out = run_under_memory_limit(args, mib, true);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "smtool {args}: {err}");
+    assert!(err.contains("verification failed"), "smtool {args}: {err}");
 }
 
 #[test]
@@ -1719,7 +1740,8 @@ fn large_inputs_are_streamed() {
         .unwrap();
     let theirs = String::from_utf8(theirs.stdout).unwrap();
     assert_eq!(ours.split(' ').next(), theirs.split(' ').next());
-    // SM2 and SM9 signatures over the same stream verify against the same bytes.
+    // SM2 and SM9 signatures over the same stream verify against the same bytes, and fail
+    // against the stream with its last byte changed.
     ok(&[
         "sm2",
         "keygen",
@@ -1733,13 +1755,12 @@ fn large_inputs_are_streamed() {
         mib,
     );
     let sig = d.write("sig.hex", sig);
-    under_memory_limit(
-        &format!(
-            "sm2 verify --pubkey {} --sig {sig} --encoding hex",
-            d.s("p.pem")
-        ),
-        mib,
+    let verify = format!(
+        "sm2 verify --pubkey {} --sig {sig} --encoding hex",
+        d.s("p.pem")
     );
+    under_memory_limit(&verify, mib);
+    fails_on_changed_stream(&verify, mib);
     ok(&[
         "sm9",
         "setup",
@@ -1764,11 +1785,10 @@ fn large_inputs_are_streamed() {
         mib,
     );
     let sig = d.write("sig9.b64", sig);
-    under_memory_limit(
-        &format!(
-            "sm9 verify --mpk {} --id A --sig {sig} --encoding base64",
-            d.s("mpk.pem")
-        ),
-        mib,
+    let verify = format!(
+        "sm9 verify --mpk {} --id A --sig {sig} --encoding base64",
+        d.s("mpk.pem")
     );
+    under_memory_limit(&verify, mib);
+    fails_on_changed_stream(&verify, mib);
 }

@@ -189,9 +189,21 @@ fn signature_scalar_edges() {
             assert_eq!(vk.verify(b"m", &sig), Err(Error::Verification));
         }
     }
-    // t = r + s ≡ 0 (mod n) is the B5 rejection: r = 1, s = n − 1.
-    let sig = Signature::from_scalars(&small(1), &h32(N_MINUS_1)).unwrap();
-    assert_eq!(vk.verify(b"m", &sig), Err(Error::Verification));
+    // B5: t = r + s ≡ 0 (mod n) must be rejected. With s chosen, r = n − s and
+    // e = r − x(s·G) mod n, every other check passes: (x1, y1) = s·G + t·P = s·G and
+    // (e + x1) mod n = r, so this signature verifies under any key unless B5 is checked.
+    for s_val in [1u8, 2, 7, 200] {
+        let s = small(s_val);
+        let r = sub_mod_n(&h32(N), &s);
+        let sg = SecretKey::from_bytes(&s)
+            .unwrap()
+            .public_key()
+            .to_uncompressed();
+        let x1: [u8; 32] = sg[1..33].try_into().unwrap();
+        let e = sub_mod_n(&r, &x1);
+        let sig = Signature::from_scalars(&r, &s).unwrap();
+        assert_eq!(vk.verify_prehash(&e, &sig), Err(Error::Verification));
+    }
     // The caller's nonce k: 0 and ≥ n rejected, 1 and n − 1 sign valid signatures.
     let e = sm2::message_digest(sk.za(), b"m");
     for k in bad {
@@ -204,6 +216,28 @@ fn signature_scalar_edges() {
         let sig = sk.sign_prehash_with_nonce(&e, &k).unwrap();
         vk.verify_prehash(&e, &sig).unwrap();
     }
+}
+
+/// (a − b) mod n for big-endian a, b < 2^256 with a − b > −n (schoolbook, independent of the
+/// crate's field code).
+fn sub_mod_n(a: &[u8; 32], b: &[u8; 32]) -> [u8; 32] {
+    let n = h32(N);
+    let mut out = [0u8; 32];
+    let mut borrow = 0i16;
+    for i in (0..32).rev() {
+        let d = a[i] as i16 - b[i] as i16 - borrow;
+        borrow = i16::from(d < 0);
+        out[i] = d.rem_euclid(256) as u8;
+    }
+    if borrow == 1 {
+        let mut carry = 0u16;
+        for i in (0..32).rev() {
+            let v = out[i] as u16 + n[i] as u16 + carry;
+            out[i] = v as u8;
+            carry = v >> 8;
+        }
+    }
+    out
 }
 
 /// Minimal DER INTEGER of a 32-byte big-endian magnitude.

@@ -146,9 +146,8 @@ fn standard_example_2_million_iterations() {
     assert_eq!(b, h16("595298c7c6fd271f0402f804c33d3f66"));
 }
 
-/// Example 2 on the portable single-block path too (slower; run with `--ignored`).
+/// Example 2 on the portable single-block path too (under a second in the test profile).
 #[test]
-#[ignore]
 fn standard_example_2_million_iterations_portable() {
     let key = h16("0123456789abcdeffedcba9876543210");
     let c = Sm4::with_implementation(&key, Implementation::Portable).unwrap();

@@ -1,6 +1,6 @@
-//! Rough SM2 fixed-base timings for profiling (ignored by default; run with
-//! `cargo test --release -p sm-curve --test sm2_timing -- --ignored --nocapture`).
-#![allow(missing_docs)]
+//! Rough SM2 fixed-base timings for profiling (an example, not a test: it only prints figures):
+//! `cargo run --release -p sm-curve --example sm2_timing`, or with the argument `loop` 100 000
+//! `mul_generator` calls and nothing else, for a profiler.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -23,9 +23,11 @@ fn time<F: FnMut()>(name: &str, mut f: F) {
     println!("{name:<28} {:>9.2} us", best * 1e6);
 }
 
-#[test]
-#[ignore]
-fn sm2_fixed_base_timings() {
+fn main() {
+    if std::env::args().nth(1).as_deref() == Some("loop") {
+        mul_generator_loop();
+        return;
+    }
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let k = Fp::<Sm2N>::random(&mut rng);
     let p = Sm2Curve::<sm_field::DefaultBackend>::mul_generator(&k);
@@ -50,9 +52,7 @@ fn sm2_fixed_base_timings() {
     });
 }
 
-#[test]
-#[ignore]
-fn sm2_mul_generator_loop() {
+fn mul_generator_loop() {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let k = Fp::<Sm2N>::random(&mut rng);
     for _ in 0..100_000 {
