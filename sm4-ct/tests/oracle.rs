@@ -175,6 +175,37 @@ fn openssl_sm4_cbc_interop() {
     }
 }
 
+/// The GFNI kernels the tests above compare with the oracle are the ones expected:
+/// `SM_EXPECT_GFNI=1` (set by `cargo xtask test` from /proc/cpuinfo) requires the SSE and AVX2
+/// GFNI kernels, with `SM_EXPECT_AVX512=1` also the AVX-512 one. Prints one line (not captured)
+/// listing the kernels that ran.
+#[test]
+fn expected_gfni_kernels_ran() {
+    let flag = |v: &str| std::env::var(v).is_ok_and(|v| v == "1");
+    let ran = implementations();
+    std::io::Write::write_all(
+        &mut std::io::stderr(),
+        format!(
+            "sm4-ct kernels: {ran:?} (GFNI expected: {}, AVX-512 expected: {}; detected {:?})\n",
+            flag("SM_EXPECT_GFNI"),
+            flag("SM_EXPECT_AVX512"),
+            Implementation::detected()
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let mut want = vec![];
+    if flag("SM_EXPECT_GFNI") {
+        want.extend([Implementation::GfniSse, Implementation::GfniAvx2]);
+        if flag("SM_EXPECT_AVX512") {
+            want.push(Implementation::GfniAvx512);
+        }
+    }
+    for imp in want {
+        assert!(ran.contains(&imp), "{imp:?} expected but unavailable");
+    }
+}
+
 #[test]
 fn zeroize_on_drop_is_implemented() {
     fn assert_zod<T: zeroize::ZeroizeOnDrop>() {}

@@ -26,6 +26,30 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// `SM_EXPECT_IFMA`, `SM_EXPECT_AVX512` and `SM_EXPECT_GFNI` ("1" or "0") from the flags of
+/// /proc/cpuinfo, unless already set: the SIMD tests fail when a kernel expected here did not run.
+fn kernel_expectations() -> Vec<(&'static str, &'static str)> {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let flags: Vec<&str> = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
+    let has = |f: &str| flags.contains(&f);
+    let all = [
+        ("SM_EXPECT_IFMA", has("avx512f") && has("avx512ifma")),
+        ("SM_EXPECT_AVX512", has("avx512f")),
+        ("SM_EXPECT_GFNI", has("gfni")),
+    ];
+    let set: Vec<_> = all
+        .into_iter()
+        .filter(|(k, _)| std::env::var_os(k).is_none())
+        .map(|(k, v)| (k, if v { "1" } else { "0" }))
+        .collect();
+    println!("xtask test: kernel expectations {set:?}");
+    set
+}
+
 pub fn run(args: &[String]) -> Result<(), String> {
     println!(
         "xtask test: Python peers in {}",
@@ -35,6 +59,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.current_dir(workspace_root())
         .env("SM_PEERS_PYTHON", &python)
+        .envs(kernel_expectations())
         // The test profile is opt-level 3 with debug assertions and overflow checks kept on, so
         // heavy property tests run fast and arithmetic overflow still fails loudly.
         .args(["test", "--workspace"])
