@@ -9,6 +9,7 @@ use sm2::signature_traits::{
     hazmat::PrehashSigner, hazmat::PrehashVerifier, Keypair, RandomizedSigner, Signer, Verifier,
 };
 use sm2::{Ciphertext, Error, Mode, PublicKey, SecretKey, Signature, SigningKey, VerifyingKey};
+use sm_field::{Fp, Sm2N};
 
 const N: &str = "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123";
 const N_MINUS_1: &str = "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54122";
@@ -333,11 +334,26 @@ fn key_exchange_misuse() {
         PublicKey::from_sec1_bytes(&off).unwrap_err(),
         Error::InvalidPublicKey
     );
-    // A peer ephemeral chosen so that P_A + x̄₁·R_A = O gives an error, not a key:
-    // R_A = −x̄⁻¹·P_A is not computable without the scalar API, so use R_A = P_A with
-    // P_A's x̄ making (1 + x̄)·P_A ≠ O — just check a valid exchange with R_A = P_A works.
+    // P_A + x̄₁·R_A = O gives an error, not a key: pick r_A, R_A = r_A·G and
+    // x̄₁ = 2^127 + (x(R_A) mod 2^127), then d_A = −x̄₁·r_A mod n makes P_A = −x̄₁·R_A.
+    let r_a = Fp::<Sm2N>::from_u64(0x1234_5678_9abc_def0);
+    let ra_bad = SecretKey::from_bytes(&r_a.to_bytes())
+        .unwrap()
+        .public_key()
+        .clone();
+    let mut xbar = [0u8; 32];
+    xbar[16..].copy_from_slice(&ra_bad.to_uncompressed()[17..33]);
+    xbar[16] |= 0x80;
+    let d_a = -(Fp::<Sm2N>::from_bytes_reduced(&xbar) * r_a);
+    let a_bad = SecretKey::from_bytes(&d_a.to_bytes()).unwrap();
+    let bob = Responder::new(&b, b"B", a_bad.public_key(), b"A").unwrap();
+    assert_eq!(
+        bob.respond(&mut rng, &ra_bad, 16).err(),
+        Some(Error::KeyExchange)
+    );
+    // The same R_A with Alice's real key exchanges normally.
     let bob = Responder::new(&b, b"B", a.public_key(), b"A").unwrap();
-    assert!(bob.respond(&mut rng, a.public_key(), 16).is_ok());
+    assert!(bob.respond(&mut rng, &ra_bad, 16).is_ok());
     assert!(Initiator::new(&a, &vec![0u8; 8192], b.public_key(), b"B").is_err());
 }
 
