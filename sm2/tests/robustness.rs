@@ -337,10 +337,7 @@ fn key_exchange_misuse() {
     // P_A + x̄₁·R_A = O gives an error, not a key: pick r_A, R_A = r_A·G and
     // x̄₁ = 2^127 + (x(R_A) mod 2^127), then d_A = −x̄₁·r_A mod n makes P_A = −x̄₁·R_A.
     let r_a = Fp::<Sm2N>::from_u64(0x1234_5678_9abc_def0);
-    let ra_bad = SecretKey::from_bytes(&r_a.to_bytes())
-        .unwrap()
-        .public_key()
-        .clone();
+    let ra_bad = *SecretKey::from_bytes(&r_a.to_bytes()).unwrap().public_key();
     let mut xbar = [0u8; 32];
     xbar[16..].copy_from_slice(&ra_bad.to_uncompressed()[17..33]);
     xbar[16] |= 0x80;
