@@ -161,15 +161,26 @@ fn signature_encodings() {
         Error::InvalidSignature
     );
     assert_eq!(Signature::from_der_lenient(&lf).unwrap(), sig);
-    // Negative INTEGER.
-    let mut neg = der.clone();
-    neg[3] = 0x80.max(neg[3]);
-    if neg[4] == 0 {
-        // r had a 0x00 pad: drop it to make it negative
-        let mut n2 = vec![0x30, (der.len() - 3) as u8, 0x02, (der[3] - 1)];
-        n2.extend(&der[5..]);
-        assert!(Signature::from_der_lenient(&n2).is_err());
-    }
+    // Negative INTEGER: r = n − 1 (top bit set) needs a 0x00 pad; without it the same bytes
+    // are a negative INTEGER, rejected by both parsers.
+    let padded = Signature::from_scalars(&h32(N_MINUS_1), &one)
+        .unwrap()
+        .to_der();
+    let mut want = vec![0x30, 38, 0x02, 33, 0x00];
+    want.extend_from_slice(&h32(N_MINUS_1));
+    want.extend([0x02, 1, 1]);
+    assert_eq!(padded, want);
+    let mut neg = vec![0x30, 37, 0x02, 32];
+    neg.extend_from_slice(&h32(N_MINUS_1));
+    neg.extend([0x02, 1, 1]);
+    assert_eq!(
+        Signature::from_der(&neg).unwrap_err(),
+        Error::InvalidSignature
+    );
+    assert_eq!(
+        Signature::from_der_lenient(&neg).unwrap_err(),
+        Error::InvalidSignature
+    );
     // r = 0 in DER.
     let z = [0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x01];
     assert_eq!(
