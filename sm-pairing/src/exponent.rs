@@ -95,39 +95,6 @@ pub(crate) fn signed_digits<const W: u32, const D: usize>(k: u128) -> [i8; D] {
 mod tests {
     use super::*;
 
-    fn mul_u128_to_256(a: u128, b: u128) -> [u64; 4] {
-        let (a0, a1) = (a as u64 as u128, (a >> 64) as u64 as u128);
-        let (b0, b1) = (b as u64 as u128, (b >> 64) as u64 as u128);
-        let mut out = [0u64; 4];
-        let mut add_at = |v: u128, at: usize| {
-            let mut carry = v;
-            let mut i = at;
-            while carry != 0 && i < 4 {
-                let s = out[i] as u128 + (carry as u64) as u128;
-                out[i] = s as u64;
-                carry = (carry >> 64) + (s >> 64);
-                i += 1;
-            }
-        };
-        add_at(a0 * b0, 0);
-        add_at(a0 * b1, 1);
-        add_at(a1 * b0, 1);
-        add_at(a1 * b1, 2);
-        out
-    }
-
-    fn add256(a: &[u64; 4], b: u128) -> [u64; 4] {
-        let mut out = *a;
-        let mut carry = 0u128;
-        for (i, o) in out.iter_mut().enumerate() {
-            let add = if i < 2 { (b >> (64 * i)) as u64 } else { 0 };
-            let s = *o as u128 + add as u128 + carry;
-            *o = s as u64;
-            carry = s >> 64;
-        }
-        out
-    }
-
     #[test]
     fn lambda_is_p_minus_n() {
         let p = sm_field::Sm9P::P;
@@ -173,14 +140,22 @@ mod tests {
         for _ in 0..200 {
             all.push([rnd(), rnd(), rnd(), rnd()]);
         }
+        // Expected values from num-bigint, independent of this module's arithmetic.
+        let big = |l: &[u64]| {
+            num_bigint::BigUint::from_bytes_le(
+                &l.iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect::<alloc::vec::Vec<u8>>(),
+            )
+        };
+        let big_n = big(&n);
+        let big_lambda = big(&[LAMBDA as u64, (LAMBDA >> 64) as u64]);
         for k in all {
             let (k0, k1) = split_exponent(&k);
             assert!(k0 < LAMBDA);
-            assert_eq!(
-                add256(&mul_u128_to_256(k1, LAMBDA), k0),
-                reduce_mod_n(&k),
-                "{k:x?}"
-            );
+            let k0b = big(&[k0 as u64, (k0 >> 64) as u64]);
+            let k1b = big(&[k1 as u64, (k1 >> 64) as u64]);
+            assert_eq!(k1b * &big_lambda + k0b, big(&k) % &big_n, "{k:x?}");
         }
     }
 
