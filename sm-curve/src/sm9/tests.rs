@@ -90,7 +90,15 @@ fn endomorphism_constants() {
     // φ(P) = [λ]P on G1 (for this pairing of β and λ; the other root pairs with β²).
     let g = Jacobian::<Sm9G1Curve<U64>>::generator().double();
     assert_eq!(g.endomorphism(), g.mul_naive_vartime(&limbs(&lam)));
-    // ψ constants: cₓ = u^((1−p)/3), c_y = u^((1−p)/2), computed as inverses of u^((p−1)/k).
+    // ψ constants: cₓ = u^((1−p)/3), c_y = u^((1−p)/2). With u² = −2, p ≡ 1 (mod 12) these are
+    // (−2)^((1−p)/6) and (−2)^((1−p)/4) in GF(p): first with num-bigint, then the fast Fp2.
+    assert_eq!(&p % 12u8, BigUint::one());
+    let minus2 = &p - 2u8;
+    let inv = |v: BigUint| v.modpow(&(&p - 2u8), &p);
+    let cx_big = inv(minus2.modpow(&((&p - 1u8) / 6u8), &p));
+    let cy_big = inv(minus2.modpow(&((&p - 1u8) / 4u8), &p));
+    assert_eq!(cx_big, hexb(PSI_X_HEX), "cₓ (num-bigint)");
+    assert_eq!(cy_big, hexb(PSI_Y_HEX), "c_y (num-bigint)");
     let u = Fp2::<U64>::U;
     let e3 = limbs(&((&p - 1u8) / 3u8));
     let e2 = limbs(&((&p - 1u8) / 2u8));
