@@ -15,8 +15,8 @@ use sm2::Mode;
 use subtle::ConstantTimeEq;
 
 use crate::util::{
-    array, bad_choice, bytes, detach_parallel, raise, reduce_from_der, sm2_err, Data, Kind,
-    OwnedData, Text,
+    array, bad_choice, bytes, detach_parallel, raise, reduce_from_der, sm2_err, Data, Encoding,
+    Kind, OwnedData, Text,
 };
 
 /// The default distinguishing ID, `b"1234567812345678"` (GB/T 35276).
@@ -26,35 +26,18 @@ fn id_or_default<'a>(id: &'a Option<Text<'_>>) -> &'a [u8] {
     id.as_deref().unwrap_or(DEFAULT_ID)
 }
 
-/// How a signature is encoded: `"der"` (SEQUENCE of two INTEGERs, OpenSSL/GmSSL) or `"raw"`
-/// (`r ‖ s`, 64 bytes).
-#[derive(Clone, Copy)]
-enum SigEncoding {
-    Der,
-    Raw,
+/// Signature encodings: DER (SEQUENCE of two INTEGERs, OpenSSL/GmSSL) or `r ‖ s` (64 bytes).
+fn encode_sig(enc: Encoding, sig: &sm2::Signature) -> Vec<u8> {
+    match enc {
+        Encoding::Der => sig.to_der(),
+        Encoding::Raw => sig.to_bytes().to_vec(),
+    }
 }
 
-impl SigEncoding {
-    fn parse(s: &str) -> PyResult<Self> {
-        match s {
-            "der" => Ok(Self::Der),
-            "raw" => Ok(Self::Raw),
-            _ => Err(bad_choice("encoding", s, &["der", "raw"])),
-        }
-    }
-
-    fn encode(self, sig: &sm2::Signature) -> Vec<u8> {
-        match self {
-            Self::Der => sig.to_der(),
-            Self::Raw => sig.to_bytes().to_vec(),
-        }
-    }
-
-    fn decode(self, data: &[u8]) -> Result<sm2::Signature, sm2::Error> {
-        match self {
-            Self::Der => sm2::Signature::from_der(data),
-            Self::Raw => sm2::Signature::from_bytes(data),
-        }
+fn decode_sig(enc: Encoding, data: &[u8]) -> Result<sm2::Signature, sm2::Error> {
+    match enc {
+        Encoding::Der => sm2::Signature::from_der(data),
+        Encoding::Raw => sm2::Signature::from_bytes(data),
     }
 }
 
@@ -311,10 +294,10 @@ impl PrivateKey {
         id: Option<Text<'_>>,
         encoding: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let enc = SigEncoding::parse(encoding)?;
+        let enc = Encoding::parse(encoding)?;
         let signer = self.signer_for(id.as_deref())?;
         let sig = py.detach(|| signer.sign(&mut OsRng, &message));
-        Ok(bytes(py, &enc.encode(&sig)))
+        Ok(bytes(py, &encode_sig(enc, &sig)))
     }
 
     /// Signs a precomputed 32-byte digest ``e = SM3(ZA ‖ M)`` (see ``PublicKey.digest``).
@@ -325,11 +308,11 @@ impl PrivateKey {
         digest: Data<'_>,
         encoding: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let enc = SigEncoding::parse(encoding)?;
+        let enc = Encoding::parse(encoding)?;
         let e = array::<32>(&digest, "an SM2 digest")?;
         let signer = self.signer_for(None)?;
         let sig = py.detach(|| signer.sign_prehash_with_rng(&mut OsRng, &e));
-        Ok(bytes(py, &enc.encode(&sig)))
+        Ok(bytes(py, &encode_sig(enc, &sig)))
     }
 
     /// Signs every message of `messages` on all cores; returns the signatures in order.
@@ -341,12 +324,12 @@ impl PrivateKey {
         id: Option<Text<'_>>,
         encoding: &str,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let enc = SigEncoding::parse(encoding)?;
+        let enc = Encoding::parse(encoding)?;
         let signer = self.signer_for(id.as_deref())?;
         let msgs: Vec<&[u8]> = messages.iter().map(|m| &**m).collect();
         let sigs: Vec<Vec<u8>> = detach_parallel(py, || {
             msgs.par_iter()
-                .map(|m| enc.encode(&signer.sign(&mut OsRng, m)))
+                .map(|m| encode_sig(enc, &signer.sign(&mut OsRng, m)))
                 .collect()
         });
         Ok(sigs.iter().map(|s| bytes(py, s)).collect())
@@ -521,9 +504,9 @@ impl PublicKey {
         id: Option<Text<'_>>,
         encoding: &str,
     ) -> PyResult<()> {
-        let enc = SigEncoding::parse(encoding)?;
+        let enc = Encoding::parse(encoding)?;
         let bad = || raise(Kind::InvalidSignature, "signature verification failed");
-        let sig = enc.decode(&signature).map_err(|_| bad())?;
+        let sig = decode_sig(enc, &signature).map_err(|_| bad())?;
         let id = id.as_deref().filter(|i| *i != DEFAULT_ID);
         if py.detach(|| self.check(&sig, None, &message, id)) {
             Ok(())
@@ -541,10 +524,10 @@ impl PublicKey {
         digest: Data<'_>,
         encoding: &str,
     ) -> PyResult<()> {
-        let enc = SigEncoding::parse(encoding)?;
+        let enc = Encoding::parse(encoding)?;
         let e = array::<32>(&digest, "an SM2 digest")?;
         let bad = || raise(Kind::InvalidSignature, "signature verification failed");
-        let sig = enc.decode(&signature).map_err(|_| bad())?;
+        let sig = decode_sig(enc, &signature).map_err(|_| bad())?;
         if py.detach(|| self.check(&sig, Some(&e), &[], None)) {
             Ok(())
         } else {

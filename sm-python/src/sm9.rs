@@ -20,7 +20,7 @@ use zeroize::Zeroizing;
 use crate::sm2::hex;
 use crate::util::{
     array, bad_choice, bytes, detach_parallel, password, raise, reduce_from_der, sm9_err, Data,
-    Kind, OwnedData, OwnedText, Text,
+    Encoding, Kind, OwnedData, OwnedText, Text,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -207,42 +207,21 @@ fn reduce_secret<'py, K: SecretCodec>(
     reduce_from_der(slf, &der)
 }
 
-fn text_of(t: &Text<'_>) -> PyResult<String> {
-    Ok(t.as_str()?.to_owned())
-}
-
 // ---------------------------------------------------------------------------------------------
 // Signatures.
 
-/// Signature encodings: ``"der"`` (GmSSL's ``SEQUENCE { h, S }``) or ``"raw"`` (``h ‖ S``,
-/// 97 bytes).
-#[derive(Clone, Copy)]
-enum SigEncoding {
-    Der,
-    Raw,
+/// Signature encodings: DER (GmSSL's ``SEQUENCE { h, S }``) or ``h ‖ S`` (97 bytes).
+fn encode_sig(enc: Encoding, sig: &sm9::Signature) -> sm9::Result<Vec<u8>> {
+    match enc {
+        Encoding::Der => sig.to_der(),
+        Encoding::Raw => Ok(sig.to_bytes().to_vec()),
+    }
 }
 
-impl SigEncoding {
-    fn parse(s: &str) -> PyResult<Self> {
-        match s {
-            "der" => Ok(Self::Der),
-            "raw" => Ok(Self::Raw),
-            _ => Err(bad_choice("encoding", s, &["der", "raw"])),
-        }
-    }
-
-    fn encode(self, sig: &sm9::Signature) -> sm9::Result<Vec<u8>> {
-        match self {
-            Self::Der => sig.to_der(),
-            Self::Raw => Ok(sig.to_bytes().to_vec()),
-        }
-    }
-
-    fn decode(self, data: &[u8]) -> sm9::Result<sm9::Signature> {
-        match self {
-            Self::Der => sm9::Signature::from_der(data),
-            Self::Raw => sm9::Signature::from_bytes(data),
-        }
+fn decode_sig(enc: Encoding, data: &[u8]) -> sm9::Result<sm9::Signature> {
+    match enc {
+        Encoding::Der => sm9::Signature::from_der(data),
+        Encoding::Raw => sm9::Signature::from_bytes(data),
     }
 }
 
@@ -277,45 +256,9 @@ impl SignMasterKey {
         ))
     }
 
-    /// From DER: PKCS#8, GM/T 0080, or with `password` encrypted PKCS#8.
-    #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn from_der(py: Python<'_>, data: Data<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
-        Ok(Self::wrap(load_der(py, &data, password)?))
-    }
-
-    /// From PEM (``PRIVATE KEY``, or ``ENCRYPTED PRIVATE KEY`` with `password`).
-    #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn from_pem(py: Python<'_>, data: Text<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
-        Ok(Self::wrap(load_pem(py, &data, password)?))
-    }
-
     /// The 32-byte master secret.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         bytes(py, &*self.key.to_bytes())
-    }
-
-    /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 + SM4-CBC), or
-    /// with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's ``*_to_der``).
-    #[pyo3(signature = (password = None, format = "pkcs8"))]
-    fn to_der<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<Text<'_>>,
-        format: &str,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        save_der(py, &self.key, password, format)
-    }
-
-    /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
-    #[pyo3(signature = (password = None))]
-    fn to_pem<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<Text<'_>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        save_pem(py, &self.key, password)
     }
 
     /// The master public key ``Ppub-s``.
@@ -330,16 +273,6 @@ impl SignMasterKey {
     fn extract(&self, identity: Text<'_>, hid: u8) -> PyResult<SignUserKey> {
         let key = self.key.extract_with_hid(&identity, hid).map_err(sm9_err)?;
         Ok(SignUserKey::with_master(key, self.public.clone()))
-    }
-
-    fn __repr__(&self) -> &'static str {
-        "<smcrypto.sm9.SignMasterKey>"
-    }
-
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        reduce_secret(slf.as_any(), &slf.get().key)
     }
 }
 
@@ -364,9 +297,9 @@ fn sm9_verifies(
     id: &[u8],
     msg: &[u8],
     sig: &[u8],
-    enc: SigEncoding,
+    enc: Encoding,
 ) -> bool {
-    match enc.decode(sig) {
+    match decode_sig(enc, sig) {
         Ok(sig) => sm9::verify(master, id, msg, &sig).is_ok(),
         Err(_) => false,
     }
@@ -379,7 +312,7 @@ type BatchRef<'a> = (&'a SignMaster, &'a [u8], &'a [u8], &'a [u8]);
 fn batch(
     py: Python<'_>,
     items: &[(Arc<SignMaster>, OwnedText, OwnedData, OwnedData)],
-    enc: SigEncoding,
+    enc: Encoding,
 ) -> Vec<bool> {
     let items: Vec<BatchRef<'_>> = items
         .iter()
@@ -388,7 +321,7 @@ fn batch(
     detach_parallel(py, || {
         let sigs: Vec<Option<sm9::Signature>> = items
             .par_iter()
-            .map(|(_, _, _, s)| enc.decode(s).ok())
+            .map(|(_, _, _, s)| decode_sig(enc, s).ok())
             .collect();
         let mut batch_items = Vec::with_capacity(items.len());
         let mut index = Vec::with_capacity(items.len());
@@ -414,55 +347,6 @@ fn batch(
 
 #[pymethods]
 impl SignMasterPublicKey {
-    /// From the 129-byte point encoding (``04 ‖ x ‖ y``, coordinates in Fp2).
-    #[staticmethod]
-    fn from_bytes(data: Data<'_>) -> PyResult<Self> {
-        Ok(Self::wrap(
-            sm9::SignMasterPublicKey::from_bytes(&data).map_err(sm9_err)?,
-        ))
-    }
-
-    /// From DER (GM/T 0080 / GmSSL).
-    #[staticmethod]
-    fn from_der(data: Data<'_>) -> PyResult<Self> {
-        Ok(Self::wrap(
-            sm9::SignMasterPublicKey::from_der(&data).map_err(sm9_err)?,
-        ))
-    }
-
-    /// From PEM (``SM9 SIGN MASTER PUBLIC KEY``, as GmSSL writes it).
-    #[staticmethod]
-    fn from_pem(data: Text<'_>) -> PyResult<Self> {
-        Ok(Self::wrap(
-            sm9::SignMasterPublicKey::from_pem(&text_of(&data)?).map_err(sm9_err)?,
-        ))
-    }
-
-    /// The 129-byte point encoding.
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.master.public.to_bytes())
-    }
-
-    /// DER (GM/T 0080 / GmSSL).
-    fn to_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(bytes(py, &self.master.public.to_der().map_err(sm9_err)?))
-    }
-
-    /// PEM (``bytes``).
-    fn to_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(bytes(
-            py,
-            self.master.public.to_pem().map_err(sm9_err)?.as_bytes(),
-        ))
-    }
-
-    /// Builds the prepared form now (otherwise the first verification does).
-    fn prepare(&self, py: Python<'_>) {
-        py.detach(|| {
-            self.master.prepared();
-        });
-    }
-
     /// Verifies `signature` by `identity` on `message`; raises ``InvalidSignature`` if it does
     /// not verify or is malformed.
     #[pyo3(signature = (signature, message, identity, encoding = "der"))]
@@ -474,7 +358,7 @@ impl SignMasterPublicKey {
         identity: Text<'_>,
         encoding: &str,
     ) -> PyResult<()> {
-        let enc = SigEncoding::parse(encoding)?;
+        let enc = Encoding::parse(encoding)?;
         let ok = py
             .detach(|| sm9_verifies(self.master.prepared(), &identity, &message, &signature, enc));
         if ok {
@@ -496,45 +380,13 @@ impl SignMasterPublicKey {
         items: Vec<(OwnedText, OwnedData, OwnedData)>,
         encoding: &str,
     ) -> PyResult<Vec<bool>> {
-        let enc = SigEncoding::parse(encoding)?;
+        let enc = Encoding::parse(encoding)?;
         let items: Vec<_> = items
             .into_iter()
             .map(|(i, m, s)| (self.master.clone(), i, m, s))
             .collect();
         Ok(batch(py, &items, enc))
     }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<SignMasterPublicKey>() {
-            Ok(o) => self.master.public == o.get().master.public,
-            Err(_) => false,
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        hash_bytes(&self.master.public.to_bytes())
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<smcrypto.sm9.SignMasterPublicKey {}…>",
-            &hex(&self.master.public.to_bytes())[..18]
-        )
-    }
-
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        let der = slf.get().master.public.to_der().map_err(sm9_err)?;
-        reduce_from_der(slf.as_any(), &der)
-    }
-}
-
-fn hash_bytes(b: &[u8]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    b.hash(&mut h);
-    h.finish()
 }
 
 /// Verifies ``(master_public_key, identity, message, signature)`` tuples on all cores; one
@@ -551,7 +403,7 @@ pub fn verify_batch(
     )>,
     encoding: &str,
 ) -> PyResult<Vec<bool>> {
-    let enc = SigEncoding::parse(encoding)?;
+    let enc = Encoding::parse(encoding)?;
     let items: Vec<_> = items
         .into_iter()
         .map(|(k, i, m, s)| (k.master.clone(), i, m, s))
@@ -597,45 +449,9 @@ impl SignUserKey {
         Ok(Self::with_master(key, master_public_key.master.clone()))
     }
 
-    /// From DER: PKCS#8, GM/T 0080, or with `password` encrypted PKCS#8.
-    #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn from_der(py: Python<'_>, data: Data<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
-        Ok(Self::wrap(load_der(py, &data, password)?))
-    }
-
-    /// From PEM (``PRIVATE KEY``, or ``ENCRYPTED PRIVATE KEY`` with `password`).
-    #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn from_pem(py: Python<'_>, data: Text<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
-        Ok(Self::wrap(load_pem(py, &data, password)?))
-    }
-
     /// The 65-byte ``ds`` point.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         bytes(py, &*self.key.ds_bytes())
-    }
-
-    /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 + SM4-CBC), or
-    /// with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's ``*_to_der``).
-    #[pyo3(signature = (password = None, format = "pkcs8"))]
-    fn to_der<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<Text<'_>>,
-        format: &str,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        save_der(py, &self.key, password, format)
-    }
-
-    /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
-    #[pyo3(signature = (password = None))]
-    fn to_pem<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<Text<'_>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        save_pem(py, &self.key, password)
     }
 
     /// The master public key this key belongs to.
@@ -653,9 +469,9 @@ impl SignUserKey {
         message: Data<'_>,
         encoding: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let enc = SigEncoding::parse(encoding)?;
+        let enc = Encoding::parse(encoding)?;
         let sig = py
-            .detach(|| self.sign_one(&message).and_then(|s| enc.encode(&s)))
+            .detach(|| self.sign_one(&message).and_then(|s| encode_sig(enc, &s)))
             .map_err(sm9_err)?;
         Ok(bytes(py, &sig))
     }
@@ -668,11 +484,11 @@ impl SignUserKey {
         messages: Vec<OwnedData>,
         encoding: &str,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let enc = SigEncoding::parse(encoding)?;
+        let enc = Encoding::parse(encoding)?;
         let msgs: Vec<&[u8]> = messages.iter().map(|m| &**m).collect();
         let sigs: sm9::Result<Vec<Vec<u8>>> = detach_parallel(py, || {
             msgs.par_iter()
-                .map(|m| self.sign_one(m).and_then(|s| enc.encode(&s)))
+                .map(|m| self.sign_one(m).and_then(|s| encode_sig(enc, &s)))
                 .collect()
         });
         Ok(sigs
@@ -680,16 +496,6 @@ impl SignUserKey {
             .iter()
             .map(|s| bytes(py, s))
             .collect())
-    }
-
-    fn __repr__(&self) -> &'static str {
-        "<smcrypto.sm9.SignUserKey>"
-    }
-
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        reduce_secret(slf.as_any(), &slf.get().key)
     }
 }
 
@@ -710,14 +516,6 @@ fn cipher_mode(s: &str) -> PyResult<EncryptionMode> {
         "sm4-ecb" => Ok(EncryptionMode::Sm4Ecb),
         "sm4-cbc" => Ok(EncryptionMode::Sm4Cbc),
         _ => Err(bad_choice("cipher", s, &["xor", "sm4-ecb", "sm4-cbc"])),
-    }
-}
-
-fn is_der(encoding: &str) -> PyResult<bool> {
-    match encoding {
-        "der" => Ok(true),
-        "raw" => Ok(false),
-        _ => Err(bad_choice("encoding", encoding, &["der", "raw"])),
     }
 }
 
@@ -752,45 +550,9 @@ impl EncMasterKey {
         ))
     }
 
-    /// From DER: PKCS#8, GM/T 0080, or with `password` encrypted PKCS#8.
-    #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn from_der(py: Python<'_>, data: Data<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
-        Ok(Self::wrap(load_der(py, &data, password)?))
-    }
-
-    /// From PEM (``PRIVATE KEY``, or ``ENCRYPTED PRIVATE KEY`` with `password`).
-    #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn from_pem(py: Python<'_>, data: Text<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
-        Ok(Self::wrap(load_pem(py, &data, password)?))
-    }
-
     /// The 32-byte master secret.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         bytes(py, &*self.key.to_bytes())
-    }
-
-    /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 + SM4-CBC), or
-    /// with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's ``*_to_der``).
-    #[pyo3(signature = (password = None, format = "pkcs8"))]
-    fn to_der<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<Text<'_>>,
-        format: &str,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        save_der(py, &self.key, password, format)
-    }
-
-    /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
-    #[pyo3(signature = (password = None))]
-    fn to_pem<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<Text<'_>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        save_pem(py, &self.key, password)
     }
 
     /// The master public key ``Ppub-e``.
@@ -812,16 +574,6 @@ impl EncMasterKey {
         let key = self.key.extract_exchange(&identity).map_err(sm9_err)?;
         Ok(ExchangeUserKey::with_master(key, self.public.clone()))
     }
-
-    fn __repr__(&self) -> &'static str {
-        "<smcrypto.sm9.EncMasterKey>"
-    }
-
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        reduce_secret(slf.as_any(), &slf.get().key)
-    }
 }
 
 /// The master public key of an encryption KGC (a point of G1).
@@ -840,55 +592,6 @@ impl EncMasterPublicKey {
 
 #[pymethods]
 impl EncMasterPublicKey {
-    /// From the 65-byte point encoding.
-    #[staticmethod]
-    fn from_bytes(data: Data<'_>) -> PyResult<Self> {
-        Ok(Self::wrap(
-            sm9::EncMasterPublicKey::from_bytes(&data).map_err(sm9_err)?,
-        ))
-    }
-
-    /// From DER (GM/T 0080 / GmSSL).
-    #[staticmethod]
-    fn from_der(data: Data<'_>) -> PyResult<Self> {
-        Ok(Self::wrap(
-            sm9::EncMasterPublicKey::from_der(&data).map_err(sm9_err)?,
-        ))
-    }
-
-    /// From PEM (``SM9 ENC MASTER PUBLIC KEY``).
-    #[staticmethod]
-    fn from_pem(data: Text<'_>) -> PyResult<Self> {
-        Ok(Self::wrap(
-            sm9::EncMasterPublicKey::from_pem(&text_of(&data)?).map_err(sm9_err)?,
-        ))
-    }
-
-    /// The 65-byte point encoding.
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.master.public.to_bytes())
-    }
-
-    /// DER (GM/T 0080 / GmSSL).
-    fn to_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(bytes(py, &self.master.public.to_der().map_err(sm9_err)?))
-    }
-
-    /// PEM (``bytes``).
-    fn to_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(bytes(
-            py,
-            self.master.public.to_pem().map_err(sm9_err)?.as_bytes(),
-        ))
-    }
-
-    /// Builds the prepared form now (otherwise the first encryption does).
-    fn prepare(&self, py: Python<'_>) {
-        py.detach(|| {
-            self.master.prepared();
-        });
-    }
-
     /// Encrypts `plaintext` to `identity`. `mac`: ``"standard"`` (``SM3(C2 ‖ K2)``, GM/T 0044,
     /// gmalg) or ``"gmssl"`` (``HMAC-SM3(K2, C2)``, GmSSL, gmssl-pyx); `cipher`: ``"xor"``
     /// (the KDF stream), ``"sm4-ecb"`` or ``"sm4-cbc"``; `encoding`: ``"der"`` (GM/T 0080, which
@@ -903,7 +606,11 @@ impl EncMasterPublicKey {
         cipher: &str,
         encoding: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let (mac, mode, der) = (mac_mode(mac)?, cipher_mode(cipher)?, is_der(encoding)?);
+        let (mac, mode, der) = (
+            mac_mode(mac)?,
+            cipher_mode(cipher)?,
+            Encoding::parse(encoding)? == Encoding::Der,
+        );
         let ct = py
             .detach(|| {
                 let ct = sm9::encrypt(
@@ -934,7 +641,7 @@ impl EncMasterPublicKey {
         key_length: usize,
         encoding: &str,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-        let der = is_der(encoding)?;
+        let der = Encoding::parse(encoding)? == Encoding::Der;
         let (key, c) = py
             .detach(|| {
                 let (key, c) =
@@ -948,31 +655,6 @@ impl EncMasterPublicKey {
             })
             .map_err(sm9_err)?;
         Ok((bytes(py, &key), bytes(py, &c)))
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<EncMasterPublicKey>() {
-            Ok(o) => self.master.public == o.get().master.public,
-            Err(_) => false,
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        hash_bytes(&self.master.public.to_bytes())
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<smcrypto.sm9.EncMasterPublicKey {}…>",
-            &hex(&self.master.public.to_bytes())[..18]
-        )
-    }
-
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        let der = slf.get().master.public.to_der().map_err(sm9_err)?;
-        reduce_from_der(slf.as_any(), &der)
     }
 }
 
@@ -1014,45 +696,9 @@ impl EncUserKey {
         Ok(Self::with_master(key, master_public_key.master.clone()))
     }
 
-    /// From DER: PKCS#8, GM/T 0080, or with `password` encrypted PKCS#8.
-    #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn from_der(py: Python<'_>, data: Data<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
-        Ok(Self::wrap(load_der(py, &data, password)?))
-    }
-
-    /// From PEM (``PRIVATE KEY``, or ``ENCRYPTED PRIVATE KEY`` with `password`).
-    #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn from_pem(py: Python<'_>, data: Text<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
-        Ok(Self::wrap(load_pem(py, &data, password)?))
-    }
-
     /// The 129-byte ``de`` point.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         bytes(py, &*self.key.de_bytes())
-    }
-
-    /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 + SM4-CBC), or
-    /// with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's ``*_to_der``).
-    #[pyo3(signature = (password = None, format = "pkcs8"))]
-    fn to_der<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<Text<'_>>,
-        format: &str,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        save_der(py, &self.key, password, format)
-    }
-
-    /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
-    #[pyo3(signature = (password = None))]
-    fn to_pem<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<Text<'_>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        save_pem(py, &self.key, password)
     }
 
     /// The master public key this key belongs to.
@@ -1076,7 +722,7 @@ impl EncUserKey {
         encoding: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let mac = mac_mode(mac)?;
-        let ct = if is_der(encoding)? {
+        let ct = if Encoding::parse(encoding)? == Encoding::Der {
             let ct = sm9::Ciphertext::from_der(&ciphertext).map_err(sm9_err)?;
             if let Some(c) = cipher {
                 if cipher_mode(c)? != ct.mode() {
@@ -1106,7 +752,7 @@ impl EncUserKey {
         key_length: usize,
         encoding: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let c = if is_der(encoding)? {
+        let c = if Encoding::parse(encoding)? == Encoding::Der {
             sm9::EncapsulatedKey::from_der(&encapsulation)
         } else {
             sm9::EncapsulatedKey::from_bytes(&encapsulation)
@@ -1116,16 +762,6 @@ impl EncUserKey {
             .detach(|| sm9::decapsulate(self.prepared(), &identity, &c, key_length))
             .map_err(sm9_err)?;
         Ok(bytes(py, &key))
-    }
-
-    fn __repr__(&self) -> &'static str {
-        "<smcrypto.sm9.EncUserKey>"
-    }
-
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        reduce_secret(slf.as_any(), &slf.get().key)
     }
 }
 
@@ -1179,45 +815,9 @@ impl ExchangeUserKey {
         Ok(Self::with_master(key, master_public_key.master.clone()))
     }
 
-    /// From DER: PKCS#8, GM/T 0080, or with `password` encrypted PKCS#8.
-    #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn from_der(py: Python<'_>, data: Data<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
-        Ok(Self::wrap(load_der(py, &data, password)?))
-    }
-
-    /// From PEM (``PRIVATE KEY``, or ``ENCRYPTED PRIVATE KEY`` with `password`).
-    #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn from_pem(py: Python<'_>, data: Text<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
-        Ok(Self::wrap(load_pem(py, &data, password)?))
-    }
-
     /// The 129-byte ``de`` point.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         bytes(py, &*self.key.de_bytes())
-    }
-
-    /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 + SM4-CBC), or
-    /// with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's ``*_to_der``).
-    #[pyo3(signature = (password = None, format = "pkcs8"))]
-    fn to_der<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<Text<'_>>,
-        format: &str,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        save_der(py, &self.key, password, format)
-    }
-
-    /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
-    #[pyo3(signature = (password = None))]
-    fn to_pem<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<Text<'_>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        save_pem(py, &self.key, password)
     }
 
     /// The master public key this key belongs to.
@@ -1225,16 +825,6 @@ impl ExchangeUserKey {
         EncMasterPublicKey {
             master: self.master.clone(),
         }
-    }
-
-    fn __repr__(&self) -> &'static str {
-        "<smcrypto.sm9.ExchangeUserKey>"
-    }
-
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        reduce_secret(slf.as_any(), &slf.get().key)
     }
 }
 
@@ -1428,6 +1018,148 @@ impl Responder {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Methods every secret key and every master public key class has (one body, one macro call per
+// class; the class-specific methods are in each class's own `#[pymethods]` block).
+
+macro_rules! secret_key_methods {
+    ($($ty:ident),*) => {$(
+        #[pymethods]
+        impl $ty {
+            /// From DER: PKCS#8, GM/T 0080, or with `password` encrypted PKCS#8.
+            #[staticmethod]
+            #[pyo3(signature = (data, password = None))]
+            fn from_der(py: Python<'_>, data: Data<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
+                Ok(Self::wrap(load_der(py, &data, password)?))
+            }
+
+            /// From PEM (``PRIVATE KEY``, or ``ENCRYPTED PRIVATE KEY`` with `password`).
+            #[staticmethod]
+            #[pyo3(signature = (data, password = None))]
+            fn from_pem(py: Python<'_>, data: Text<'_>, password: Option<Text<'_>>) -> PyResult<Self> {
+                Ok(Self::wrap(load_pem(py, &data, password)?))
+            }
+
+            /// PKCS#8 DER (encrypted as GmSSL does with `password`: PBKDF2-HMAC-SM3 +
+            /// SM4-CBC), or with ``format="gmt0080"`` the bare GM/T 0080 structure (GmSSL's
+            /// ``*_to_der``).
+            #[pyo3(signature = (password = None, format = "pkcs8"))]
+            fn to_der<'py>(
+                &self,
+                py: Python<'py>,
+                password: Option<Text<'_>>,
+                format: &str,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                save_der(py, &self.key, password, format)
+            }
+
+            /// PKCS#8 PEM (``bytes``); with `password`, ``ENCRYPTED PRIVATE KEY``.
+            #[pyo3(signature = (password = None))]
+            fn to_pem<'py>(&self, py: Python<'py>, password: Option<Text<'_>>) -> PyResult<Bound<'py, PyBytes>> {
+                save_pem(py, &self.key, password)
+            }
+
+            fn __repr__(&self) -> &'static str {
+                concat!("<smcrypto.sm9.", stringify!($ty), ">")
+            }
+
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+                reduce_secret(slf.as_any(), &slf.get().key)
+            }
+        }
+    )*};
+}
+
+secret_key_methods!(
+    SignMasterKey,
+    SignUserKey,
+    EncMasterKey,
+    EncUserKey,
+    ExchangeUserKey
+);
+
+macro_rules! master_public_key_methods {
+    ($($ty:ident: $rust:ty, $len:literal, $group:literal, $label:literal, $uses:literal;)*) => {$(
+        #[pymethods]
+        impl $ty {
+            #[doc = concat!("From the ", $len, "-byte encoding of the ", $group, " point (``04 ‖ x ‖ y``).")]
+            #[staticmethod]
+            fn from_bytes(data: Data<'_>) -> PyResult<Self> {
+                Ok(Self::wrap(<$rust>::from_bytes(&data).map_err(sm9_err)?))
+            }
+
+            /// From DER (GM/T 0080 / GmSSL).
+            #[staticmethod]
+            fn from_der(data: Data<'_>) -> PyResult<Self> {
+                Ok(Self::wrap(<$rust>::from_der(&data).map_err(sm9_err)?))
+            }
+
+            #[doc = concat!("From PEM (``", $label, "``, as GmSSL writes it).")]
+            #[staticmethod]
+            fn from_pem(data: Text<'_>) -> PyResult<Self> {
+                Ok(Self::wrap(<$rust>::from_pem(data.as_str()?).map_err(sm9_err)?))
+            }
+
+            #[doc = concat!("The ", $len, "-byte point encoding.")]
+            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                bytes(py, &self.master.public.to_bytes())
+            }
+
+            /// DER (GM/T 0080 / GmSSL).
+            fn to_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+                Ok(bytes(py, &self.master.public.to_der().map_err(sm9_err)?))
+            }
+
+            /// PEM (``bytes``).
+            fn to_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+                Ok(bytes(py, self.master.public.to_pem().map_err(sm9_err)?.as_bytes()))
+            }
+
+            #[doc = concat!("Builds the prepared form now (otherwise the first ", $uses, " does).")]
+            fn prepare(&self, py: Python<'_>) {
+                py.detach(|| {
+                    self.master.prepared();
+                });
+            }
+
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                match other.cast::<$ty>() {
+                    Ok(o) => self.master.public == o.get().master.public,
+                    Err(_) => false,
+                }
+            }
+
+            fn __hash__(&self) -> u64 {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                self.master.public.to_bytes().hash(&mut h);
+                h.finish()
+            }
+
+            fn __repr__(&self) -> String {
+                format!(
+                    concat!("<smcrypto.sm9.", stringify!($ty), " {}…>"),
+                    &hex(&self.master.public.to_bytes())[..18]
+                )
+            }
+
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+                let der = slf.get().master.public.to_der().map_err(sm9_err)?;
+                reduce_from_der(slf.as_any(), &der)
+            }
+        }
+    )*};
+}
+
+master_public_key_methods! {
+    SignMasterPublicKey: sm9::SignMasterPublicKey, 129, "G2", "SM9 SIGN MASTER PUBLIC KEY", "verification";
+    EncMasterPublicKey: sm9::EncMasterPublicKey, 65, "G1", "SM9 ENC MASTER PUBLIC KEY", "encryption";
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SignMasterKey>()?;
     m.add_class::<SignMasterPublicKey>()?;
@@ -1476,7 +1208,7 @@ pub fn _native_verify_loop(
                 &identity,
                 &message,
                 &signature,
-                SigEncoding::Der,
+                Encoding::Der,
             ));
         }
         t.elapsed().as_secs_f64()

@@ -178,6 +178,23 @@ pub fn sm9_err(e: sm9::Error) -> PyErr {
     raise(kind, e.to_string())
 }
 
+/// ``"der"`` or ``"raw"``: the two encodings of signatures, ciphertexts and encapsulations.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Der,
+    Raw,
+}
+
+impl Encoding {
+    pub fn parse(s: &str) -> PyResult<Self> {
+        match s {
+            "der" => Ok(Encoding::Der),
+            "raw" => Ok(Encoding::Raw),
+            _ => Err(bad_choice("encoding", s, &["der", "raw"])),
+        }
+    }
+}
+
 /// `ValueError` for a keyword argument outside its choices.
 pub fn bad_choice(what: &str, got: &str, choices: &[&str]) -> PyErr {
     PyValueError::new_err(format!(
