@@ -186,6 +186,29 @@ fn canary(s: &Secret) -> Prepared {
     )
 }
 
+/// A deliberate leak of the same two kinds whose secret passes through a backend field
+/// multiplication first (on `asm`, the MULX/ADX kernels): memcheck must still track the secret
+/// through the limb code, or the leak after it would go unseen.
+fn canary_field_mul(s: &Secret) -> Prepared {
+    let a = Fp::<Sm2P>::from_bytes_reduced(&s.key);
+    Prepared::new(
+        move || {
+            let b = (a * Fp::from_u64(0x9E37_79B9)).to_bytes();
+            let table: Vec<u64> = (0..256u64)
+                .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                .collect();
+            let mut acc = table[usize::from(b[0])];
+            if b[31] & 2 != 0 {
+                for i in 0..2000u64 {
+                    acc = core::hint::black_box(acc.rotate_left(7) ^ i);
+                }
+            }
+            acc.to_be_bytes().to_vec()
+        },
+        |_, _| Ok(()),
+    )
+}
+
 pub(super) fn ops() -> Vec<Op> {
     let op = |name, what, setup, dudect_default| Op {
         name,
@@ -198,6 +221,12 @@ pub(super) fn ops() -> Vec<Op> {
             "canary.secret_branch",
             "a secret bit and byte (a deliberate leak)",
             canary as fn(&Secret) -> Prepared,
+            false,
+        ),
+        op(
+            "canary.field_mul",
+            "a secret bit and byte of a·c in GF(p) (a deliberate leak after a backend mul)",
+            canary_field_mul,
             false,
         ),
         op(
