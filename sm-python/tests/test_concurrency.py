@@ -80,13 +80,16 @@ def test_heavy_calls_release_the_gil():
         kgc = sm9.SignMasterKey.generate()
         mpk = kgc.public_key()
         user = kgc.extract("t")
-        items = [("t", b"%d" % i, user.sign(b"%d" % i)) for i in range(100)]
+        # Each call runs for roughly 0.1 s, so that the other thread gets scheduled during it
+        # even on a loaded machine.
+        sigs = user.sign_many([b"%d" % i for i in range(100)])
+        items = [("t", b"%d" % (i % 100), sigs[i % 100]) for i in range(600)]
         sk = sm2.PrivateKey.generate()
-        data = bytes(32 << 20)
+        data = bytes(64 << 20)
         calls = {
-            "sm3 32 MiB": lambda: smcrypto.sm3(data).digest(),
-            "sm9 verify_batch x100": lambda: mpk.verify_batch(items),
-            "sm2 sign_many x300": lambda: sk.sign_many([b"m"] * 300),
+            "sm3 64 MiB": lambda: smcrypto.sm3(data).digest(),
+            "sm9 verify_batch x600": lambda: mpk.verify_batch(items),
+            "sm2 sign_many x6000": lambda: sk.sign_many([b"m"] * 6000),
         }
         for name, call in calls.items():
             assert _python_progress_during(call) > 1000, name
