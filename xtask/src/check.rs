@@ -290,6 +290,17 @@ fn reference<M: Modulus>(pairs: &[(BigUint, BigUint)]) -> Result<(), String> {
         chk("mul", big(&(fa * fb)), (a * b) % &p)?;
         chk("square", big(&fa.square()), (a * a) % &p)?;
         chk("neg", big(&(-fa)), (&p - a) % &p)?;
+        chk("double", big(&fa.double()), (a * 2u8) % &p)?;
+        // Encodings: canonical big-endian bytes out; a + p (not reduced) rejected on the way in.
+        if fa.to_bytes() != big_bytes(a) {
+            return Err(format!("{}: to_bytes is not the big-endian value", ctx()));
+        }
+        let unreduced = a + &p;
+        if unreduced.bits() <= 256
+            && bool::from(Fp::<M, U64>::from_bytes(&big_bytes(&unreduced)).is_some())
+        {
+            return Err(format!("{}: from_bytes accepted a + p", ctx()));
+        }
         // The slower ones on a subset.
         if i % 16 == 0 && !a.is_zero() {
             chk(
@@ -297,6 +308,20 @@ fn reference<M: Modulus>(pairs: &[(BigUint, BigUint)]) -> Result<(), String> {
                 big(&fa.invert().unwrap()),
                 a.modpow(&(&p - 2u8), &p),
             )?;
+            let mut e = b.to_u64_digits();
+            e.resize(4, 0);
+            chk("pow", big(&fa.pow(&e)), a.modpow(b, &p))?;
+            // sqrt: a² has a root whose square is a² (num-bigint); a has one iff Euler says so.
+            let r: Option<Fp<M, U64>> = fa.square().sqrt().into();
+            let r = r.ok_or_else(|| format!("{}: sqrt(a²) is none", ctx()))?;
+            chk("sqrt", (big(&r) * big(&r)) % &p, (a * a) % &p)?;
+            let is_qr = a.modpow(&((&p - 1u8) >> 1), &p) == BigUint::from(1u8);
+            if bool::from(fa.sqrt().is_some()) != is_qr {
+                return Err(format!(
+                    "{}: sqrt existence differs from Euler's criterion",
+                    ctx()
+                ));
+            }
         }
     }
     Ok(())
