@@ -8,7 +8,9 @@
 //! cargo xtask ct --dudect [--quick | --long] [--measurements N] [--all] [--only PREFIX,..] [--null]
 //!     Welch t-test, fixed vs random secrets, per operation and backend (|t| < 4.5 passes;
 //!     --quick: 20,000 measurements and |t| < 10, --long: 10^6 measurements; --null: fixed vs
-//!     fixed, an A/A control that tells a harness or machine artefact from a leak).
+//!     fixed, an A/A control that tells a harness or machine artefact from a leak;
+//!     --expect-leak: a positive control, e.g. `--only canary.secret_branch`: the t-test must
+//!     flag a leak on every backend, or the check fails).
 //! ```
 //!
 //! The harness binary is built in release mode once per backend
@@ -45,6 +47,7 @@ struct Opts {
     long: bool,
     all: bool,
     null: bool,
+    expect_leak: bool,
     strict: bool,
     backends: Vec<String>,
     iterations: Option<u64>,
@@ -59,6 +62,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         long: false,
         all: false,
         null: false,
+        expect_leak: false,
         strict: false,
         backends: default_backends(),
         iterations: None,
@@ -74,6 +78,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--long" => o.long = true,
             "--all" => o.all = true,
             "--null" => o.null = true,
+            "--expect-leak" => o.expect_leak = true,
             "--strict" => o.strict = true,
             "--backends" => o.backends = value()?.split(',').map(str::to_string).collect(),
             "--iterations" => o.iterations = Some(value()?.parse().map_err(|e| format!("{e}"))?),
@@ -166,11 +171,21 @@ fn dudect(o: &Opts) -> Result<(), String> {
         let status = cmd
             .status()
             .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
-        if !status.success() {
+        // Exit status 1 is "a leak flagged"; 2 a usage or harness error, never a detection.
+        let flagged = status.code() == Some(1);
+        if o.expect_leak && !flagged {
+            return Err(format!(
+                "{b}: --expect-leak, but dudect flagged no leak ({status})"
+            ));
+        }
+        if !o.expect_leak && !status.success() {
             failed.push(b.clone());
         }
     }
-    if failed.is_empty() {
+    if o.expect_leak {
+        println!("xtask ct: dudect flagged the expected leak on every backend (positive control)");
+        Ok(())
+    } else if failed.is_empty() {
         Ok(())
     } else {
         Err(format!(
