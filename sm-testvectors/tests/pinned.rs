@@ -29,7 +29,10 @@ fn every_vector_file_has_its_pinned_sha256_and_provenance() {
         .collect();
     listed.sort();
     let pinned: Vec<&str> = PINS.iter().map(|(n, _)| *n).collect();
-    assert_eq!(listed, pinned, "vector files without a pin, or pins without a file");
+    assert_eq!(
+        listed, pinned,
+        "vector files without a pin, or pins without a file"
+    );
     let provenance = std::fs::read_to_string(dir.join("PROVENANCE.md")).unwrap();
     for (name, want) in PINS {
         let got = hex::encode(Sha256::digest(std::fs::read(dir.join(name)).unwrap()));

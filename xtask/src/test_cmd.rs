@@ -65,6 +65,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .args(["test", "--workspace"])
         .args(args);
     run_cmd(&mut cmd)?;
+    // The `op-count` suites (one asserts equal operation counts for different secrets), behind a
+    // feature `--workspace` does not switch on.
+    for manifest in ["sm2/Cargo.toml", "sm-pairing/Cargo.toml"] {
+        run_cmd(
+            Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .current_dir(workspace_root())
+                .args(["test", "--manifest-path", manifest])
+                .args(["--features", "op-count", "--test", "op_count"]),
+        )?;
+    }
     // The Python wheel: built with maturin, tested with pytest in the same venv.
     crate::py::test()?;
     // The WebAssembly/npm package: wasm32 build, Node tests, interop with npm SM2 libraries,
