@@ -14,7 +14,7 @@ use sm_field::{Backend, Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 pub const BACKEND_NAMES: &[&str] = &[
     "u64",
     "u32",
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     "asm",
 ];
 
@@ -23,7 +23,7 @@ macro_rules! for_other_backends {
     ($f:ident::<$M:ty>($($arg:expr),*)) => {{
         #[allow(unused_mut)]
         let mut r: Result<(), String> = $f::<$M, sm_field::U32>($($arg),*);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             if r.is_ok() {
                 r = $f::<$M, sm_field::Asm>($($arg),*);
