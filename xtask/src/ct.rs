@@ -22,23 +22,16 @@ mod rules;
 mod vgxml;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use rules::Status;
 use vgxml::Event;
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
 fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("target"))
+        .unwrap_or_else(|| crate::workspace_root().join("target"))
 }
 
 struct Opts {
@@ -109,7 +102,7 @@ fn default_backends() -> Vec<String> {
 fn build(backend: &str) -> Result<PathBuf, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
-        .current_dir(workspace_root())
+        .current_dir(crate::workspace_root())
         .args([
             "build",
             "--release",
@@ -231,7 +224,7 @@ fn memcheck(o: &Opts) -> Result<(), String> {
         String::from_utf8_lossy(&version.stdout).trim(),
         o.backends.join(",")
     );
-    let root = workspace_root();
+    let root = crate::workspace_root();
     let root_s = format!("{}/", root.display());
     let rules = rules::load(&root.join("ct-check").join("declassified.txt"))?;
     let iterations = o.iterations.unwrap_or(if o.quick { 1 } else { 3 });

@@ -22,7 +22,45 @@ mod sysinfo;
 mod test_cmd;
 mod wasm;
 
-use std::process::ExitCode;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// The workspace root (xtask's parent directory).
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+/// Runs `cmd`; a failure names the command and its exit status.
+fn run_cmd(cmd: &mut Command) -> Result<(), String> {
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed with {status}"))
+    }
+}
+
+/// Runs `scripts/NAME` with bash in the workspace root, with `env` added. The scripts choose
+/// their own cargo and rustc (Debian's rustc-web, or rustup's targets): this cargo's choices
+/// are not passed on.
+fn run_script(name: &str, args: &[String], env: &[(&str, &OsStr)]) -> Result<(), String> {
+    let root = workspace_root();
+    let mut cmd = Command::new("bash");
+    cmd.arg(root.join("scripts").join(name))
+        .args(args)
+        .current_dir(&root)
+        .envs(env.iter().copied());
+    for var in ["CARGO_TARGET_DIR", "RUSTUP_TOOLCHAIN", "RUSTC", "RUSTFLAGS"] {
+        cmd.env_remove(var);
+    }
+    run_cmd(&mut cmd)
+}
 
 fn usage() -> ExitCode {
     eprintln!(

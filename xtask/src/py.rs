@@ -9,31 +9,13 @@
 //! * `bench`: build, then `sm-python/bench.py` (one process, interleaved; `--markdown FILE`
 //!   writes its table between the `py-bench` markers of FILE).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-fn run(cmd: &mut Command) -> Result<(), String> {
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{cmd:?} failed with {status}"))
-    }
-}
 
 /// Builds the wheel and installs it into the venv; returns the venv's interpreter.
 pub fn build() -> Result<PathBuf, String> {
     let python = sm_testvectors::peers::ensure_venv()?;
-    let root = root();
+    let root = crate::workspace_root();
     let wheels = root.join("target").join("wheels");
     // Only this build's wheel may be left to install.
     if let Ok(entries) = std::fs::read_dir(&wheels) {
@@ -43,13 +25,15 @@ pub fn build() -> Result<PathBuf, String> {
             }
         }
     }
-    run(Command::new(&python)
-        .current_dir(&root)
-        .args(["-m", "maturin", "build", "--release", "--strip", "--quiet"])
-        .args(["--manifest-path", "sm-python/Cargo.toml", "--out"])
-        .arg(&wheels)
-        .arg("--interpreter")
-        .arg(&python))?;
+    crate::run_cmd(
+        Command::new(&python)
+            .current_dir(&root)
+            .args(["-m", "maturin", "build", "--release", "--strip", "--quiet"])
+            .args(["--manifest-path", "sm-python/Cargo.toml", "--out"])
+            .arg(&wheels)
+            .arg("--interpreter")
+            .arg(&python),
+    )?;
     let wheel = std::fs::read_dir(&wheels)
         .map_err(|e| format!("{}: {e}", wheels.display()))?
         .flatten()
@@ -60,30 +44,36 @@ pub fn build() -> Result<PathBuf, String> {
         })
         .ok_or("maturin wrote no smcrypto wheel")?;
     println!("xtask py: built {}", wheel.display());
-    run(Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--force-reinstall",
-        ])
-        .arg(&wheel))?;
+    crate::run_cmd(
+        Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--no-deps",
+                "--force-reinstall",
+            ])
+            .arg(&wheel),
+    )?;
     Ok(python)
 }
 
 /// Builds the wheel and runs its pytest suite.
 pub fn test() -> Result<(), String> {
     let python = build()?;
-    run(Command::new(&python).current_dir(root()).args([
-        "-m",
-        "pytest",
-        "-p",
-        "no:cacheprovider",
-        "-q",
-        "sm-python/tests",
-    ]))
+    crate::run_cmd(
+        Command::new(&python)
+            .current_dir(crate::workspace_root())
+            .args([
+                "-m",
+                "pytest",
+                "-p",
+                "no:cacheprovider",
+                "-q",
+                "sm-python/tests",
+            ]),
+    )
 }
 
 pub fn cmd(args: &[String]) -> Result<(), String> {
@@ -92,10 +82,12 @@ pub fn cmd(args: &[String]) -> Result<(), String> {
         Some(("test", [])) | None => test(),
         Some(("bench", rest)) => {
             let python = build()?;
-            run(Command::new(&python)
-                .current_dir(root())
-                .arg("sm-python/bench.py")
-                .args(rest))
+            crate::run_cmd(
+                Command::new(&python)
+                    .current_dir(crate::workspace_root())
+                    .arg("sm-python/bench.py")
+                    .args(rest),
+            )
         }
         _ => Err("usage: cargo xtask py [build | test | bench [--quick] [--markdown FILE]]".into()),
     }

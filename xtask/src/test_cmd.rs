@@ -5,26 +5,7 @@
 //! every machine. A failed peer install is an error: tests must not silently skip their peers.
 //! After the Rust tests, the `smcrypto` wheel is built and its pytest suite run (`xtask py`).
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn run_cmd(cmd: &mut Command) -> Result<(), String> {
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{cmd:?} failed with {status}"))
-    }
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
 
 /// `SM_EXPECT_IFMA`, `SM_EXPECT_AVX512` and `SM_EXPECT_GFNI` ("1" or "0") from the flags of
 /// /proc/cpuinfo, unless already set: the SIMD tests fail when a kernel expected here did not run.
@@ -57,20 +38,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
     );
     let python = sm_testvectors::peers::ensure_venv()?;
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cmd.current_dir(workspace_root())
+    cmd.current_dir(crate::workspace_root())
         .env("SM_PEERS_PYTHON", &python)
         .envs(kernel_expectations())
         // The test profile is opt-level 3 with debug assertions and overflow checks kept on, so
         // heavy property tests run fast and arithmetic overflow still fails loudly.
         .args(["test", "--workspace"])
         .args(args);
-    run_cmd(&mut cmd)?;
+    crate::run_cmd(&mut cmd)?;
     // The `op-count` suites (one asserts equal operation counts for different secrets), behind a
     // feature `--workspace` does not switch on.
     for manifest in ["sm2/Cargo.toml", "sm-pairing/Cargo.toml"] {
-        run_cmd(
+        crate::run_cmd(
             Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .current_dir(workspace_root())
+                .current_dir(crate::workspace_root())
                 .args(["test", "--manifest-path", manifest])
                 .args(["--features", "op-count", "--test", "op_count"]),
         )?;

@@ -5,13 +5,8 @@
 //! installs the toolchain, wasm-bindgen, npm dev dependencies and Chromium as needed (cached
 //! under target/wasm) and builds, tests or benchmarks the package.
 
-use std::path::Path;
-use std::process::Command;
-
 pub fn run(args: &[String]) -> Result<(), String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .ok_or("no workspace root")?;
+    let root = crate::workspace_root();
     let cache = root.join("target").join("wasm");
     std::fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
     let vectors = cache.join("vectors.json");
@@ -24,23 +19,5 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if std::fs::read_to_string(&vectors).ok().as_deref() != Some(text.as_str()) {
         std::fs::write(&vectors, text).map_err(|e| format!("{}: {e}", vectors.display()))?;
     }
-    let script = root.join("scripts").join("wasm.sh");
-    let status = Command::new("bash")
-        .arg(&script)
-        .args(args)
-        .current_dir(root)
-        .env("SM_WASM_VECTORS", &vectors)
-        // The script picks its own cargo/rustc (rustup's wasm32 target or Debian's); do not leak
-        // this cargo's choices.
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("RUSTUP_TOOLCHAIN")
-        .env_remove("RUSTC")
-        .env_remove("RUSTFLAGS")
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{} failed with {status}", script.display()))
-    }
+    crate::run_script("wasm.sh", args, &[("SM_WASM_VECTORS", vectors.as_os_str())])
 }
