@@ -21,6 +21,7 @@
 
 extern crate alloc;
 
+mod cyclotomic;
 mod exponent;
 mod final_exp;
 mod gt;

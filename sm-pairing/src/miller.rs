@@ -15,6 +15,7 @@ use alloc::vec::Vec;
 use sm_field::{Backend, Fp, Fp12, Fp2, Sm9P};
 use subtle::{Choice, ConditionallySelectable};
 
+use crate::exponent::naf;
 use crate::final_exp::final_exponentiation;
 use crate::lines::{G2Projective, LineCoeffs};
 use crate::{G1Affine, G2Affine, Gt, ATE_LOOP};
@@ -32,26 +33,6 @@ pub enum Step {
     AddFrobenius,
     /// Line through T and −π²(Q) (T is not needed afterwards).
     SubFrobenius2,
-}
-
-/// Non-adjacent form of `k` (little-endian digits in {−1, 0, 1}) and its length.
-const fn naf(mut k: u128) -> ([i8; 72], usize) {
-    let mut d = [0i8; 72];
-    let mut i = 0;
-    while k != 0 {
-        if k & 1 == 1 {
-            let z = 2 - (k % 4) as i8; // 1 or −1
-            d[i] = z;
-            if z == 1 {
-                k -= 1;
-            } else {
-                k += 1;
-            }
-        }
-        k >>= 1;
-        i += 1;
-    }
-    (d, i)
 }
 
 const fn count_lines() -> usize {
