@@ -56,6 +56,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .args(["--features", "op-count", "--test", "op_count"]),
         )?;
     }
+    // sm-pairing's step diagnostics (feature `research`) against the num-bigint textbook loop.
+    crate::run_cmd(
+        Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .current_dir(crate::workspace_root())
+            .args(["test", "-p", "sm-pairing", "--features", "research"])
+            .args(["--test", "research_trace"]),
+    )?;
     // The Python wheel: built with maturin, tested with pytest in the same venv.
     crate::py::test()?;
     // The WebAssembly/npm package: wasm32 build, Node tests, interop with npm SM2 libraries,
