@@ -80,6 +80,13 @@ run_cargo() { (cd "$ROOT" && "$CARGO" "$@"); }
 cmd_test() {
     # all-backends: the asm backend is checked against u64 and u32 in one binary.
     run_cargo test --locked -p sm-field --features all-backends "$@"
+    # The suites above sm-field that run the Asm backend beside the portable ones: curve laws,
+    # SM2 annex/GmSSL known answers, pairing known answers and laws.
+    [ $# -gt 0 ] || {
+        run_cargo test --locked -p sm-curve --features all-backends --test curve_laws
+        run_cargo test --locked -p sm2 --features all-backends --test kat
+        run_cargo test --locked -p sm-pairing --features all-backends --test kat --test laws
+    }
 }
 
 cmd_clippy() {
