@@ -14,9 +14,10 @@
 # from crates.io into a private CARGO_HOME under target/cross-aarch64.
 #
 # Usage:
-#   scripts/cross-aarch64.sh              # setup + clippy + sm-field tests + xtask check --quick
+#   scripts/cross-aarch64.sh              # setup + clippy + tests + xtask check --quick
 #   scripts/cross-aarch64.sh setup        # only fetch/unpack the toolchain (idempotent)
-#   scripts/cross-aarch64.sh test [ARGS]  # sm-field tests (extra ARGS go to `cargo test`)
+#   scripts/cross-aarch64.sh test [ARGS]  # sm-field tests, then the Asm suites of sm-curve, sm2, sm-pairing
+#                                         #   (with ARGS: only sm-field, ARGS go to `cargo test`)
 #   scripts/cross-aarch64.sh check [ARGS] # xtask check (default ARGS: --quick)
 #   scripts/cross-aarch64.sh clippy       # clippy -D warnings on sm-field for aarch64
 #   scripts/cross-aarch64.sh cargo ARGS   # any cargo command, target aarch64, e.g.

@@ -129,8 +129,23 @@ fn known_answers_u32() {
     run::<sm_field::U32>();
 }
 
-#[cfg(all(feature = "asm", target_arch = "x86_64"))]
+#[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
 #[test]
 fn known_answers_asm() {
     run::<sm_field::Asm>();
+}
+
+/// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
+#[test]
+fn backend_suites_compiled() {
+    sm_testvectors::expect_backends(
+        "sm-pairing kat",
+        &[
+            "u64",
+            #[cfg(feature = "u32")]
+            "u32",
+            #[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
+            "asm",
+        ],
+    );
 }
