@@ -223,6 +223,24 @@ fn backends_agree() {
     }
     let r = run::<U64>();
     assert_eq!(run::<sm_field::U32>(), r);
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     assert_eq!(run::<sm_field::Asm>(), r);
+}
+
+/// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
+#[test]
+fn backend_suites_compiled() {
+    sm_testvectors::expect_backends(
+        "sm-pairing laws",
+        &[
+            "u64",
+            #[cfg(feature = "all-backends")]
+            "u32",
+            #[cfg(all(
+                feature = "all-backends",
+                any(target_arch = "x86_64", target_arch = "aarch64")
+            ))]
+            "asm",
+        ],
+    );
 }
