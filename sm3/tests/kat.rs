@@ -190,6 +190,30 @@ fn kdf_sm2_key_exchange_annex_a() {
 }
 
 #[test]
+fn sm2_key_exchange_confirmation_tags_annex_a() {
+    // GB/T 32918.3 Annex A (BouncyCastle's SM2KeyExchangeTest values): SB = S1 =
+    // SM3(0x02 ‖ yV ‖ SM3(xV ‖ ZA ‖ ZB ‖ x1 ‖ y1 ‖ x2 ‖ y2)), SA = S2 the same with 0x03. The
+    // formula the sm2 crate and its gmalg interop test (sm2/tests/interop_py.rs) use.
+    let v = sm2_sm3();
+    let p = |k: &str| hex_at(&v, &format!("/sm2_kx_test_curve/{k}"));
+    let inner = sm3::hash(
+        &[
+            p("xV"),
+            p("ZA"),
+            p("ZB"),
+            p("x1"),
+            p("y1"),
+            p("x2"),
+            p("y2"),
+        ]
+        .concat(),
+    );
+    let tag = |prefix: u8| sm3::hash(&[&[prefix][..], &p("yV"), &inner].concat()).to_vec();
+    assert_eq!(tag(0x02), p("SB_equals_S1"));
+    assert_eq!(tag(0x03), p("SA_equals_S2"));
+}
+
+#[test]
 fn kdf_sm9_kem_and_encryption_annexes() {
     // GM/T 0044.4 annex C: K = KDF(C ‖ w ‖ IDB, 256); annex D: K = KDF(C1 ‖ w ‖ IDB, 416).
     let v = sm_testvectors::sm9();
