@@ -6,10 +6,11 @@
 //! which OpenSSL 3.0 reads (it has no hmacWithSM3 PRF for PBKDF2) and GmSSL too.
 
 use aes::{Aes128, Aes256};
-use cbc::cipher::{block_padding::Pkcs7, BlockDecryptMut, BlockEncryptMut, KeyIvInit};
+use cbc::cipher::{block_padding::Pkcs7, BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
 use der::asn1::{AnyRef, ObjectIdentifier, OctetStringRef};
 use der::{Decode, Encode, Sequence};
-use rand_core::{OsRng, RngCore};
+use getrandom::SysRng;
+use rand_core::{Rng, UnwrapErr};
 use zeroize::Zeroizing;
 
 const OID_PBES2: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5.13");
@@ -47,7 +48,7 @@ struct AlgId<'a> {
 #[derive(Sequence)]
 struct EncryptedPki<'a> {
     alg: AlgId<'a>,
-    data: OctetStringRef<'a>,
+    data: &'a OctetStringRef,
 }
 
 #[derive(Sequence)]
@@ -58,7 +59,7 @@ struct Pbes2Params<'a> {
 
 #[derive(Sequence)]
 struct Pbkdf2Params<'a> {
-    salt: OctetStringRef<'a>,
+    salt: &'a OctetStringRef,
     iterations: u32,
     key_length: Option<u16>,
     prf: Option<AlgId<'a>>,
@@ -123,7 +124,7 @@ pub fn decrypt(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, PbeErr
             )))
         }
     };
-    let iv: OctetStringRef<'_> = params
+    let iv: &OctetStringRef = params
         .enc
         .params
         .ok_or(PbeError::Malformed("cipher IV missing"))?
@@ -171,13 +172,13 @@ pub fn decrypt(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, PbeErr
     let plain = match cipher {
         Cipher::Sm4 => cbc::Decryptor::<sm4_ct::Sm4>::new_from_slices(&key, &iv)
             .map_err(|_| PbeError::Malformed("cipher key"))?
-            .decrypt_padded_vec_mut::<Pkcs7>(data),
+            .decrypt_padded_vec::<Pkcs7>(data),
         Cipher::Aes128 => cbc::Decryptor::<Aes128>::new_from_slices(&key, &iv)
             .map_err(|_| PbeError::Malformed("cipher key"))?
-            .decrypt_padded_vec_mut::<Pkcs7>(data),
+            .decrypt_padded_vec::<Pkcs7>(data),
         Cipher::Aes256 => cbc::Decryptor::<Aes256>::new_from_slices(&key, &iv)
             .map_err(|_| PbeError::Malformed("cipher key"))?
-            .decrypt_padded_vec_mut::<Pkcs7>(data),
+            .decrypt_padded_vec::<Pkcs7>(data),
     }
     .map_err(|_| PbeError::WrongPassword)?;
     Ok(Zeroizing::new(plain))
@@ -188,12 +189,12 @@ pub fn decrypt(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, PbeErr
 pub fn encrypt_openssl(pki_der: &[u8], password: &[u8]) -> der::Result<Vec<u8>> {
     let mut salt = [0u8; 16];
     let mut iv = [0u8; 16];
-    OsRng.fill_bytes(&mut salt);
-    OsRng.fill_bytes(&mut iv);
+    UnwrapErr(SysRng).fill_bytes(&mut salt);
+    UnwrapErr(SysRng).fill_bytes(&mut iv);
     let mut key = Zeroizing::new([0u8; 16]);
     pbkdf2::pbkdf2_hmac::<sha2::Sha256>(password, &salt, ITERATIONS, &mut key[..]);
     let ct = cbc::Encryptor::<sm4_ct::Sm4>::new((&*key).into(), (&iv).into())
-        .encrypt_padded_vec_mut::<Pkcs7>(pki_der);
+        .encrypt_padded_vec::<Pkcs7>(pki_der);
     let null_der = der::asn1::Null.to_der()?;
     let kdf_params = Pbkdf2Params {
         salt: OctetStringRef::new(&salt)?,

@@ -3,7 +3,7 @@
 
 use num_bigint::BigUint;
 use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::{Rng, SeedableRng};
 use sm_field::{Backend, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
 fn big(l: &[u64; 4]) -> BigUint {

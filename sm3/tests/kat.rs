@@ -2,7 +2,7 @@
 //! HMAC-SM3 incl. Wycheproof invalid cases, GmSSL SM3 cases) and KDF outputs from the SM2 / SM9
 //! standard examples. Every digest is also checked through each other entry point.
 
-use sm3::hmac::Mac;
+use sm3::hmac::{KeyInit, Mac};
 use sm3::{Digest, HmacSm3, Sm3};
 use sm_testvectors::{hex, hex_at, sm2_sm3};
 
