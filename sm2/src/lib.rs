@@ -69,12 +69,14 @@ mod error;
 pub mod exchange;
 mod keys;
 mod signature;
+mod traits;
 mod za;
 
 pub use encoding::{Pbes2, EC_PUBLIC_KEY_OID, MAX_PBKDF2_ITERATIONS, SM2_OID};
 pub use encryption::{Ciphertext, Mode, DER_OVERHEAD};
 pub use error::Error;
 pub use signature::Signature;
+pub use traits::SM2_WITH_SM3_OID;
 
 /// The key types generic over the limb backend `B` (the top-level names fix
 /// `B = DefaultBackend`): for cross-backend tests and benchmarks.

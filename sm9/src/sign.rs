@@ -415,6 +415,13 @@ impl signature::Verifier<Signature> for IdentityVerifier<'_> {
     }
 }
 
+/// Hashes the canonical encoding `h ‖ S` (consistent with `Eq`).
+impl core::hash::Hash for Signature {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.to_bytes().hash(state);
+    }
+}
+
 impl signature::SignatureEncoding for Signature {
     type Repr = [u8; Signature::BYTE_LEN];
 }

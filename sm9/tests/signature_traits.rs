@@ -1,4 +1,4 @@
-//! SM9 signatures through the RustCrypto `signature` 2.x traits.
+//! SM9 signatures through the RustCrypto `signature` 3 traits.
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -60,4 +60,51 @@ fn signature_encoding_round_trips_and_rejects_bad_lengths() {
     let mut bad = repr;
     bad[0..32].fill(0); // h = 0 is out of range
     assert!(Signature::try_from(&bad[..]).is_err());
+}
+
+/// An RNG whose every draw fails.
+struct FailingRng;
+
+impl rand_core::TryRng for FailingRng {
+    type Error = core::fmt::Error;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Err(core::fmt::Error)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Err(core::fmt::Error)
+    }
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+        Err(core::fmt::Error)
+    }
+}
+
+impl rand_core::TryCryptoRng for FailingRng {}
+
+fn try_sign_generic<S: RandomizedSigner<Sig>, Sig>(
+    s: &S,
+    rng: &mut FailingRng,
+) -> Result<Sig, signature::Error> {
+    s.try_sign_with_rng(rng, b"message")
+}
+
+#[test]
+fn a_failing_rng_is_an_error_not_a_signature() {
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let kgc = SignMasterKey::generate(&mut rng);
+    let master = kgc.public_key().prepare();
+    let alice = kgc.extract(b"Alice").unwrap();
+    let signer = IdentitySigner::new(&alice, &master).unwrap();
+    assert!(try_sign_generic::<_, Signature>(&signer, &mut FailingRng).is_err());
+}
+
+#[test]
+fn signatures_hash_by_value() {
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let kgc = SignMasterKey::generate(&mut rng);
+    let master = kgc.public_key().prepare();
+    let alice = kgc.extract(b"Alice").unwrap();
+    let a = sm9::sign(&alice, &master, b"a", &mut rng).unwrap();
+    let b = sm9::sign(&alice, &master, b"b", &mut rng).unwrap();
+    let set: std::collections::HashSet<Signature> = [a, b, a].into_iter().collect();
+    assert_eq!(set.len(), 2);
 }
