@@ -5,14 +5,16 @@ use std::collections::HashSet;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
-use sm2::pkcs8::der;
-use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
-use sm2::signature_traits::hazmat::PrehashSigner;
-use sm2::signature_traits::{DigestSigner, DigestVerifier, RandomizedSigner, Signer, Verifier};
-use sm2::spki::{
+use shangmi_sm2::pkcs8::der;
+use shangmi_sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
+use shangmi_sm2::signature_traits::hazmat::PrehashSigner;
+use shangmi_sm2::signature_traits::{
+    DigestSigner, DigestVerifier, RandomizedSigner, Signer, Verifier,
+};
+use shangmi_sm2::spki::{
     DecodePublicKey, DynSignatureAlgorithmIdentifier, EncodePublicKey, SignatureBitStringEncoding,
 };
-use sm2::{Signature, SigningKey, VerifyingKey};
+use shangmi_sm2::{Signature, SigningKey, VerifyingKey};
 use sm3::digest::Update;
 use sm3::Sm3;
 
@@ -87,7 +89,7 @@ fn digest_signer_hashes_za_then_the_message() {
     // The digest path is e = SM3(Z_A ‖ M) with the deterministic nonce: the same signature as
     // `Signer::sign`, and as the prehash signer on an e computed by hand.
     assert_eq!(d, sign_generic(&sk, b"digest me"));
-    let e = sm2::message_digest(sk.za(), b"digest me");
+    let e = shangmi_sm2::message_digest(sk.za(), b"digest me");
     assert_eq!(d, sk.sign_prehash(&e).unwrap());
     assert!(verify_digest_generic::<_, Sm3, _>(vk, b"digest me", &d));
     assert!(!verify_digest_generic::<_, Sm3, _>(vk, b"digest mE", &d));
@@ -150,7 +152,7 @@ fn der_codec_on_signatures() {
 fn hash_on_public_keys_and_signatures() {
     let a = signer();
     let b = SigningKey::random(&mut ChaCha20Rng::seed_from_u64(20));
-    let keys: HashSet<sm2::PublicKey> = [
+    let keys: HashSet<shangmi_sm2::PublicKey> = [
         *a.verifying_key().public_key(),
         *b.verifying_key().public_key(),
         *a.verifying_key().public_key(),
@@ -188,8 +190,10 @@ impl rand_core::TryCryptoRng for FailingRng {}
 
 #[test]
 fn a_failing_rng_is_an_error_not_a_signature() {
-    use sm2::signature_traits::hazmat::RandomizedPrehashSigner;
-    fn try_sign<S: RandomizedSigner<Sig>, Sig>(s: &S) -> Result<Sig, sm2::signature_traits::Error> {
+    use shangmi_sm2::signature_traits::hazmat::RandomizedPrehashSigner;
+    fn try_sign<S: RandomizedSigner<Sig>, Sig>(
+        s: &S,
+    ) -> Result<Sig, shangmi_sm2::signature_traits::Error> {
         s.try_sign_with_rng(&mut FailingRng, b"m")
     }
     let sk = signer();
