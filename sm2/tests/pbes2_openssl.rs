@@ -8,9 +8,9 @@ use std::process::{Command, Stdio};
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm2::pkcs8::{EncodePrivateKey, LineEnding};
+use shangmi_sm2::pkcs8::{EncodePrivateKey, LineEnding};
 
-use sm2::{Error, Pbes2, SecretKey};
+use shangmi_sm2::{Error, Pbes2, SecretKey};
 
 fn openssl(args: &[&str], input: &[u8]) -> Vec<u8> {
     let mut child = Command::new("openssl")
