@@ -33,7 +33,7 @@ fn kernel_expectations() -> Vec<(&'static str, &'static str)> {
 
 /// The crates whose tests run one suite per limb backend, with the feature that compiles them all.
 const ALL_BACKENDS_FEATURES: &str =
-    "sm-field/all-backends,sm-curve/all-backends,sm-pairing/all-backends,sm2/all-backends";
+    "sm-field/all-backends,sm-curve/all-backends,sm-pairing/all-backends,shangmi-sm2/all-backends";
 
 pub fn run(args: &[String]) -> Result<(), String> {
     println!(
