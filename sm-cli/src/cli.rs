@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{Error, Result};
 use crate::io::Encoding;
-use crate::keys::{KeyFormat, PassArgs, Pbe};
+use crate::keys::{KeyFormat, OutPassArgs, PassArgs, Pbe};
 
 /// SM2 / SM3 / SM9 command-line tool, interoperable with OpenSSL 3.0 and GmSSL.
 ///
@@ -122,6 +122,9 @@ pub fn parse_hex(text: &str, opt: &str) -> Result<Vec<u8>> {
     })
 }
 
+/// The `--id` help of the SM9 commands (the shared text names SM2's default ID).
+const SM9_ID_HELP: &str = "Identity as text (required)";
+
 /// Where a newly written key goes.
 #[derive(Args, Debug, Clone)]
 pub struct KeyOutArgs {
@@ -148,6 +151,8 @@ pub enum Sm2Command {
 
 /// `smtool sm2 keygen`.
 #[derive(Args, Debug)]
+#[command(mut_arg("out_pass_env", |a| a.alias("pass-env")))]
+#[command(mut_arg("out_pass_file", |a| a.alias("pass-file")))]
 pub struct Sm2Keygen {
     /// Private key output ('-': standard output).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
@@ -156,9 +161,9 @@ pub struct Sm2Keygen {
     #[arg(long, value_name = "FILE")]
     pub pubout: Option<PathBuf>,
     #[command(flatten)]
-    pub pass: PassArgs,
-    /// Password-based encryption to use with the password (default gmssl; needs --pass-env or
-    /// --pass-file).
+    pub pass: OutPassArgs,
+    /// Password-based encryption to use with the password (default gmssl, which OpenSSL 3.0
+    /// cannot read; needs --out-pass-env or --out-pass-file).
     #[arg(long, value_enum)]
     pub pbe: Option<Pbe>,
     #[command(flatten)]
@@ -285,6 +290,8 @@ pub enum Sm9Command {
     Setup(Sm9Setup),
     /// Extract a user's private key for an identity from a master key.
     Extract(Sm9Extract),
+    /// Write the master public key of a master key or user key (re-derived from a master key).
+    Pubkey(Sm9Pubkey),
     /// Sign a message with a user signing key (streamed).
     Sign(Sm9Sign),
     /// Verify a signature for an identity under a master public key (streamed).
@@ -301,6 +308,8 @@ pub enum Sm9Command {
 /// `smtool sm9 setup`.
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("system").required(true).args(["sign", "enc"])))]
+#[command(mut_arg("out_pass_env", |a| a.alias("pass-env")))]
+#[command(mut_arg("out_pass_file", |a| a.alias("pass-file")))]
 pub struct Sm9Setup {
     /// Signature system (master public key in G2).
     #[arg(long)]
@@ -308,20 +317,46 @@ pub struct Sm9Setup {
     /// Encryption / key-exchange system (master public key in G1).
     #[arg(long)]
     pub enc: bool,
-    /// Master key output ('-': standard output).
-    #[arg(short, long, value_name = "FILE")]
+    /// Master key output ('-': standard output). It is password-encrypted (PBKDF2-HMAC-SM3 and
+    /// SM4-CBC, as GmSSL writes and requires): give --out-pass-env or --out-pass-file, or
+    /// --no-encrypt to write it in the clear.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub out: PathBuf,
     /// Master public key output.
     #[arg(long, value_name = "FILE")]
     pub pubout: Option<PathBuf>,
     #[command(flatten)]
+    pub pass: OutPassArgs,
+    /// Write the master key unencrypted (GmSSL refuses to; anyone who reads the file can issue
+    /// keys for every identity).
+    #[arg(long, conflicts_with_all = ["out_pass_env", "out_pass_file"])]
+    pub no_encrypt: bool,
+    /// Use the master secret (ks or ke, 64 hexadecimal digits) in FILE instead of a random one:
+    /// turns a bare secret into a key file.
+    #[arg(long, value_name = "FILE")]
+    pub secret_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub key_out: KeyOutArgs,
+}
+
+/// `smtool sm9 pubkey`.
+#[derive(Args, Debug)]
+pub struct Sm9Pubkey {
+    /// SM9 master key or user key, PEM or DER (a user key carries its master public key).
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
     pub pass: PassArgs,
+    /// Master public key output ('-': standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: PathBuf,
     #[command(flatten)]
     pub key_out: KeyOutArgs,
 }
 
 /// `smtool sm9 extract`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Extract {
     /// Master key (signature or encryption system), PEM or DER.
     #[arg(short, long, value_name = "FILE")]
@@ -334,11 +369,10 @@ pub struct Sm9Extract {
     #[arg(long)]
     pub exchange: bool,
     /// User key output ('-': standard output).
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub out: PathBuf,
-    /// Encrypt the user key with the password in environment variable VAR.
-    #[arg(long, value_name = "VAR")]
-    pub out_pass_env: Option<String>,
+    #[command(flatten)]
+    pub out_pass: OutPassArgs,
     #[command(flatten)]
     pub key_out: KeyOutArgs,
 }
@@ -371,9 +405,10 @@ pub struct Sm9Sign {
 
 /// `smtool sm9 verify`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Verify {
     /// Signature master public key, PEM or DER.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long = "pubkey", alias = "mpk", value_name = "FILE")]
     pub mpk: PathBuf,
     #[command(flatten)]
     pub id: IdArgs,
@@ -424,15 +459,17 @@ pub enum Sm9CtFormat {
 
 /// `smtool sm9 encrypt`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Encrypt {
     /// Encryption master public key, PEM or DER.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long = "pubkey", alias = "mpk", value_name = "FILE")]
     pub mpk: PathBuf,
     #[command(flatten)]
     pub id: IdArgs,
-    /// MAC over C2.
-    #[arg(long, value_enum, default_value_t = Sm9Mac::Standard)]
-    pub mac: Sm9Mac,
+    /// MAC over C2 [default: gmssl with --format der, as GmSSL writes DER; standard with
+    /// --format raw, as gmalg writes raw ciphertexts].
+    #[arg(long, value_enum)]
+    pub mac: Option<Sm9Mac>,
     /// Cipher for the message.
     #[arg(long, value_enum, default_value_t = Sm9Cipher::Kdf)]
     pub cipher: Sm9Cipher,
@@ -447,6 +484,7 @@ pub struct Sm9Encrypt {
 
 /// `smtool sm9 decrypt`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Decrypt {
     /// User decryption key, PEM or DER.
     #[arg(short, long, value_name = "FILE")]
@@ -455,9 +493,10 @@ pub struct Sm9Decrypt {
     pub pass: PassArgs,
     #[command(flatten)]
     pub id: IdArgs,
-    /// MAC over C2 (must match the sender's).
-    #[arg(long, value_enum, default_value_t = Sm9Mac::Standard)]
-    pub mac: Sm9Mac,
+    /// MAC over C2, the sender's [default: gmssl with --format der, standard with --format raw,
+    /// as smtool sm9 encrypt writes them].
+    #[arg(long, value_enum)]
+    pub mac: Option<Sm9Mac>,
     /// Cipher of a raw ciphertext (DER ciphertexts name theirs).
     #[arg(long, value_enum)]
     pub cipher: Option<Sm9Cipher>,
@@ -477,10 +516,10 @@ pub struct Sm9Decrypt {
 /// Encodings of an SM9 encapsulation C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Sm9KemFormat {
+    /// 04 || x || y (65 bytes), as gmalg writes it.
+    Raw,
     /// DER BIT STRING of 04 || x || y.
     Der,
-    /// 04 || x || y (65 bytes; gmalg).
-    Raw,
 }
 
 #[derive(Subcommand, Debug)]
@@ -493,9 +532,10 @@ pub enum Sm9Kem {
 
 /// `smtool sm9 kem encap`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Encap {
     /// Encryption master public key, PEM or DER.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long = "pubkey", alias = "mpk", value_name = "FILE")]
     pub mpk: PathBuf,
     #[command(flatten)]
     pub id: IdArgs,
@@ -506,7 +546,7 @@ pub struct Sm9Encap {
     #[arg(long, value_name = "FILE")]
     pub key_out: PathBuf,
     /// Encapsulation encoding.
-    #[arg(long, value_enum, default_value_t = Sm9KemFormat::Der)]
+    #[arg(long, value_enum, default_value_t = Sm9KemFormat::Raw)]
     pub format: Sm9KemFormat,
     #[command(flatten)]
     pub out: OutArgs,
@@ -514,6 +554,7 @@ pub struct Sm9Encap {
 
 /// `smtool sm9 kem decap`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Decap {
     /// User decryption key, PEM or DER.
     #[arg(short, long, value_name = "FILE")]
@@ -526,7 +567,7 @@ pub struct Sm9Decap {
     #[arg(long, value_name = "BYTES", default_value_t = 32)]
     pub len: usize,
     /// Encapsulation encoding.
-    #[arg(long, value_enum, default_value_t = Sm9KemFormat::Der)]
+    #[arg(long, value_enum, default_value_t = Sm9KemFormat::Raw)]
     pub format: Sm9KemFormat,
     #[command(flatten)]
     pub input: InArgs,

@@ -12,7 +12,6 @@ mod cli;
 mod error;
 mod io;
 mod keys;
-mod pbe;
 mod sm2_cmd;
 mod sm3_cmd;
 mod sm9_cmd;

@@ -37,24 +37,23 @@ fn keygen(a: &Sm2Keygen) -> Result<()> {
     let pw = a.pass.password()?;
     if pw.is_none() && a.pbe.is_some() {
         return Err(Error::Usage(
-            "--pbe encrypts the key with a password: give --pass-env VAR or --pass-file FILE"
+            "--pbe encrypts the key with a password: give --out-pass-env VAR or --out-pass-file FILE"
                 .into(),
         ));
     }
     let outs = io::Outputs::plan(&outputs)?;
     let sk = sm2::SecretKey::random(&mut OsRng);
     let pki = keys::sm2_pkcs8(&sk)?;
-    let encrypted = match (&pw, a.pbe.unwrap_or_default()) {
-        (None, _) => None,
-        (Some(pw), Pbe::Gmssl) => Some(
-            sk.to_pkcs8_encrypted_der(&mut OsRng, pw)
-                .map_err(|e| lib_err("cannot encrypt the key", e))?,
-        ),
-        (Some(pw), Pbe::Openssl) => Some(
-            crate::pbe::encrypt_openssl(&pki, pw)
-                .map_err(|e| Error::Input(format!("cannot encrypt the key: {e}")))?,
-        ),
+    let scheme = match a.pbe.unwrap_or_default() {
+        Pbe::Gmssl => sm2::Pbes2::GmSsl,
+        Pbe::Openssl => sm2::Pbes2::OpenSsl,
     };
+    let encrypted = pw
+        .map(|pw| {
+            sk.to_pkcs8_encrypted_der_as(&mut OsRng, &pw, scheme)
+                .map_err(|e| lib_err("cannot encrypt the key", e))
+        })
+        .transpose()?;
     let fmt = a.key_out.key_format;
     let key = keys::private_bytes(fmt, &pki, encrypted)?;
     let spki = keys::der_bytes(fmt, "PUBLIC KEY", &keys::sm2_spki(sk.public_key())?)?;

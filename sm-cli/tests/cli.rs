@@ -372,7 +372,8 @@ fn sm2_keys_interoperate_with_openssl() {
     );
 
     // Encrypted keys. OpenSSL 3.0 has no hmacWithSM3 PBKDF2 PRF, so `--pbe openssl` writes
-    // PBKDF2-HMAC-SHA256 + SM4-CBC, which it reads; the GmSSL form round-trips through smtool.
+    // PBKDF2-HMAC-SHA256 + AES-256-CBC (the sm2 crate's `Pbes2::OpenSsl`), which it reads; the
+    // GmSSL form round-trips through smtool.
     ok_env(
         &[
             "sm2",
@@ -847,6 +848,7 @@ fn sm9_signatures_interoperate_with_gmalg() {
     ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--sign",
         "--out",
         &d.s("msk.pem"),
@@ -919,7 +921,7 @@ print((h2 + S2).hex())
         ok(&[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "alice@example.com",
@@ -943,7 +945,7 @@ print((h2 + S2).hex())
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "alice@example.com",
@@ -956,7 +958,7 @@ print((h2 + S2).hex())
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "bob@example.com",
@@ -971,7 +973,7 @@ print((h2 + S2).hex())
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "alice@example.com",
@@ -990,6 +992,7 @@ fn sm9_encryption_and_kem_interoperate_with_gmalg() {
     ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--enc",
         "--out",
         &d.s("msk.pem"),
@@ -1016,7 +1019,7 @@ fn sm9_encryption_and_kem_interoperate_with_gmalg() {
         &[
             "sm9",
             "encrypt",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "Bob",
@@ -1031,14 +1034,12 @@ fn sm9_encryption_and_kem_interoperate_with_gmalg() {
         "sm9",
         "kem",
         "encap",
-        "--mpk",
+        "--pubkey",
         &d.s("mpk.pem"),
         "--id",
         "Bob",
         "--len",
         "40",
-        "--format",
-        "raw",
         "--encoding",
         "hex",
         "--key-out",
@@ -1121,8 +1122,6 @@ K, C = bob.encapsulate(24, b"Bob"); print(K.hex()); print(C.hex())
             "Bob",
             "--len",
             "24",
-            "--format",
-            "raw",
             "--encoding",
             "hex",
             "--in",
@@ -1174,6 +1173,27 @@ open(d + "/g_ct.der", "wb").write(m.public_key().encrypt(b"Bob", b"from GmSSL"))
             .unwrap()
     };
     let out = bob("user pw", &d.s("g_ct.der"), "gmssl");
+    assert_eq!(out.stdout, b"from GmSSL");
+    // The default MAC for DER is GmSSL's.
+    assert_eq!(
+        ok_env(
+            &[
+                "sm9",
+                "decrypt",
+                "--key",
+                &d.s("g_bob.pem"),
+                "--pass-env",
+                "PW",
+                "--id",
+                "Bob",
+                "--in",
+                &d.s("g_ct.der"),
+            ],
+            "PW",
+            "user pw"
+        ),
+        b"from GmSSL"
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -1208,7 +1228,7 @@ open(d + "/g_ct.der", "wb").write(m.public_key().encrypt(b"Bob", b"from GmSSL"))
         &[
             "sm9",
             "encrypt",
-            "--mpk",
+            "--pubkey",
             &d.s("g_mpk.pem"),
             "--id",
             "Carol",
@@ -1244,7 +1264,7 @@ open(d + "/g_ct.der", "wb").write(m.public_key().encrypt(b"Bob", b"from GmSSL"))
             "sm9",
             "setup",
             "--enc",
-            "--pass-env",
+            "--out-pass-env",
             "PW",
             "--out",
             &d.s("msk.pem"),
@@ -1279,12 +1299,10 @@ open(d + "/g_ct.der", "wb").write(m.public_key().encrypt(b"Bob", b"from GmSSL"))
         &[
             "sm9",
             "encrypt",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "Dave",
-            "--mac",
-            "gmssl",
             "--out",
             &d.s("ct.der"),
         ],
@@ -1329,6 +1347,7 @@ fn bad_input_gives_one_line_and_documented_status() {
     ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--sign",
         "--out",
         &d.s("msk.pem"),
@@ -1397,7 +1416,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("msk.pem"),
             "--id",
             "A",
@@ -1409,7 +1428,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         "expected an SM9 signature master public key",
     );
     fails(
-        &["sm9", "encrypt", "--mpk", &d.s("mpk.pem"), "--id", "A"],
+        &["sm9", "encrypt", "--pubkey", &d.s("mpk.pem"), "--id", "A"],
         b"m",
         2,
         "expected an SM9 encryption master public key",
@@ -1531,7 +1550,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "A",
@@ -1549,7 +1568,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "A",
@@ -1580,6 +1599,7 @@ fn bad_input_gives_one_line_and_documented_status() {
     ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--enc",
         "--out",
         &d.s("emsk.pem"),
@@ -1597,7 +1617,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         &d.s("b.pem"),
     ]);
     let ct9 = ok_in(
-        &["sm9", "encrypt", "--mpk", &d.s("empk.pem"), "--id", "B"],
+        &["sm9", "encrypt", "--pubkey", &d.s("empk.pem"), "--id", "B"],
         b"secret",
     );
     for i in [10, 50, ct9.len() - 1] {
@@ -1764,6 +1784,7 @@ fn large_inputs_are_streamed() {
     ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--sign",
         "--out",
         &d.s("msk.pem"),
@@ -1791,4 +1812,136 @@ fn large_inputs_are_streamed() {
     );
     under_memory_limit(&verify, mib);
     fails_on_changed_stream(&verify, mib);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operators' traps (issue 19): defaults, names and messages.
+
+#[test]
+fn openssl_ecparam_keys_with_sm2_parameters_are_read() {
+    let d = Dir::new();
+    // OpenSSL 3 writes a "SM2 PARAMETERS" block before the key.
+    openssl(&["ecparam", "-genkey", "-name", "SM2", "-out", &d.s("k.pem")]);
+    assert!(d
+        .text("k.pem")
+        .starts_with("-----BEGIN SM2 PARAMETERS-----\n"));
+    let want = openssl(&["pkey", "-in", &d.s("k.pem"), "-pubout"]);
+    assert_eq!(ok(&["sm2", "pubkey", "--key", &d.s("k.pem")]), want);
+}
+
+#[test]
+fn sm9_master_keys_are_encrypted_unless_asked_and_checked() {
+    let d = Dir::new();
+    let e = fails(
+        &["sm9", "setup", "--sign", "--out", &d.s("m.pem")],
+        b"",
+        2,
+        "--no-encrypt",
+    );
+    assert!(e.contains("--out-pass-env"), "{e}");
+    assert!(!d.p("m.pem").exists());
+    // The SM9 --id help does not advertise SM2's default ID.
+    for sub in ["extract", "verify", "encrypt", "decrypt"] {
+        let help = String::from_utf8(ok(&["sm9", sub, "--help"])).unwrap();
+        assert!(help.contains("--id <ID>"), "{help}");
+        assert!(!help.contains("1234567812345678"), "sm9 {sub}: {help}");
+    }
+    let help = String::from_utf8(ok(&["sm2", "sign", "--help"])).unwrap();
+    assert!(help.contains("1234567812345678"), "{help}");
+    // --pbe gmssl says OpenSSL 3.0 cannot read it.
+    let help = String::from_utf8(ok(&["sm2", "keygen", "--help"])).unwrap();
+    assert!(help.contains("OpenSSL 3.0 cannot read"), "{help}");
+
+    // A bare master secret becomes a key file; its master public key is re-derived.
+    let ks = "0130E78459D78545CB54C587E02CF480CE0B66340F319F348A1D5B1F2DC5F4";
+    let ks = format!("00{ks}"); // 32 bytes
+    d.write("ks.hex", format!("{ks}\n"));
+    ok_env(
+        &[
+            "sm9",
+            "setup",
+            "--sign",
+            "--secret-file",
+            &d.s("ks.hex"),
+            "--out-pass-env",
+            "PW",
+            "--out",
+            &d.s("msk.pem"),
+            "--pubout",
+            &d.s("mpk.pem"),
+        ],
+        "PW",
+        "pw",
+    );
+    let kgc =
+        sm9::SignMasterKey::from_bytes(&hex::decode(&ks).unwrap().try_into().unwrap()).unwrap();
+    assert_eq!(d.text("mpk.pem"), kgc.public_key().to_pem().unwrap());
+    assert_eq!(
+        ok_env(
+            &[
+                "sm9",
+                "pubkey",
+                "--key",
+                &d.s("msk.pem"),
+                "--pass-env",
+                "PW"
+            ],
+            "PW",
+            "pw"
+        ),
+        d.read("mpk.pem")
+    );
+    // From a user key too (it carries the master public key), and from the mpk itself.
+    ok_env(
+        &[
+            "sm9",
+            "extract",
+            "--master",
+            &d.s("msk.pem"),
+            "--pass-env",
+            "PW",
+            "--id",
+            "Alice",
+            "--out",
+            &d.s("a.pem"),
+        ],
+        "PW",
+        "pw",
+    );
+    assert_eq!(
+        ok(&["sm9", "pubkey", "--key", &d.s("a.pem")]),
+        d.read("mpk.pem")
+    );
+    assert_eq!(
+        ok(&["sm9", "pubkey", "--key", &d.s("mpk.pem")]),
+        d.read("mpk.pem")
+    );
+    d.write("bad.hex", "12345");
+    fails(
+        &[
+            "sm9",
+            "setup",
+            "--enc",
+            "--no-encrypt",
+            "--secret-file",
+            &d.s("bad.hex"),
+        ],
+        b"",
+        2,
+        "64 hexadecimal digits",
+    );
+
+    // A master key whose public point belongs to another secret: the pair does not match.
+    let other = sm9::SignMasterKey::from_bytes(&[7u8; 32]).unwrap();
+    let mut der = kgc.to_der().unwrap().to_vec();
+    let mine = kgc.public_key().to_bytes();
+    let pos = der.windows(mine.len()).position(|w| w == mine).unwrap();
+    der[pos..pos + mine.len()].copy_from_slice(&other.public_key().to_bytes());
+    let spliced = d.write("spliced.der", &der);
+    fails(
+        &["sm9", "extract", "--master", &spliced, "--id", "x"],
+        b"",
+        2,
+        "does not match its secret",
+    );
 }

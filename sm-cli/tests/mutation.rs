@@ -194,6 +194,7 @@ fn mutated_artefacts_give_one_line_and_no_secret() {
     smtool_ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--sign",
         "--out",
         &p("smsk.pem"),
@@ -203,6 +204,7 @@ fn mutated_artefacts_give_one_line_and_no_secret() {
     smtool_ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--enc",
         "--out",
         &p("emsk.pem"),

@@ -348,36 +348,7 @@ impl<B: Backend> SecretKey<B> {
     /// [`Error::Decryption`]; an iteration count above [`MAX_PBKDF2_ITERATIONS`] is rejected
     /// before any work ([`Error::Encoding`]).
     pub fn from_pkcs8_encrypted_der(der: &[u8], password: &[u8]) -> Result<Self, Error> {
-        let info = EncryptedPki::from_der(der).map_err(|_| Error::Encoding)?;
-        let kdf = &info.alg.params.kdf;
-        let enc = &info.alg.params.enc;
-        let prf = match &kdf.params.prf {
-            Some(p) if p.oid == HMAC_SM3_OID => Prf::HmacSm3,
-            Some(p) if p.oid == HMAC_SHA256_OID => Prf::HmacSha256,
-            _ => return Err(Error::Encoding),
-        };
-        let cipher = Cbc::from_oid(enc.oid).ok_or(Error::Encoding)?;
-        if info.alg.oid != PBES2_OID
-            || kdf.oid != PBKDF2_OID
-            || kdf
-                .params
-                .key_length
-                .is_some_and(|n| usize::from(n) != cipher.key_len())
-            || kdf.params.iteration_count == 0
-            || kdf.params.iteration_count > DECRYPT_MAX_ITERATIONS
-        {
-            return Err(Error::Encoding);
-        }
-        let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
-        let key = pbkdf2(
-            prf,
-            password,
-            kdf.params.salt.as_bytes(),
-            kdf.params.iteration_count,
-            cipher.key_len(),
-        );
-        let plain = cipher.decrypt(&key, iv, info.data.as_bytes())?;
-        Self::from_decrypted_pkcs8(Zeroizing::new(plain))
+        Self::from_decrypted_pkcs8(pbes2_decrypt(der, password)?)
     }
 
     /// Parses (and then wipes) the decrypted `PrivateKeyInfo` of
@@ -404,6 +375,67 @@ impl<B: Backend> SecretKey<B> {
         let k = strict_ec_private_key(pki.private_key)?;
         Self::from_ec_private_key(&k)
     }
+}
+
+/// The plaintext of a PBES2 `EncryptedPrivateKeyInfo` (RFC 8018 §6.2.2) in DER, whatever key it
+/// holds: PBKDF2 with HMAC-SM3 (GmSSL) or HMAC-SHA256 (OpenSSL), and SM4-CBC, AES-128-CBC or
+/// AES-256-CBC, the schemes [`SecretKey::from_pkcs8_encrypted_der`] reads. For tools that
+/// recognise the `PrivateKeyInfo` afterwards (smtool reads SM9 keys with it too). A wrong
+/// password gives [`Error::Decryption`] (also when the padding happens to check out but the
+/// plaintext is no `PrivateKeyInfo`); unknown parameters or an iteration count above
+/// [`MAX_PBKDF2_ITERATIONS`] give [`Error::Encoding`] before any work.
+pub fn decrypt_pkcs8_der(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let plain = pbes2_decrypt(der, password)?;
+    PrivateKeyInfo::from_der(&plain).map_err(|_| Error::Decryption)?;
+    Ok(plain)
+}
+
+/// PBES2 decryption of an `EncryptedPrivateKeyInfo` (the plaintext is not examined).
+fn pbes2_decrypt(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let info = EncryptedPki::from_der(der).map_err(|_| Error::Encoding)?;
+    let kdf = &info.alg.params.kdf;
+    let enc = &info.alg.params.enc;
+    let prf = match &kdf.params.prf {
+        Some(p) if p.oid == HMAC_SM3_OID => Prf::HmacSm3,
+        Some(p) if p.oid == HMAC_SHA256_OID => Prf::HmacSha256,
+        _ => return Err(Error::Encoding),
+    };
+    let cipher = Cbc::from_oid(enc.oid).ok_or(Error::Encoding)?;
+    if info.alg.oid != PBES2_OID
+        || kdf.oid != PBKDF2_OID
+        || kdf
+            .params
+            .key_length
+            .is_some_and(|n| usize::from(n) != cipher.key_len())
+        || kdf.params.iteration_count == 0
+        || kdf.params.iteration_count > DECRYPT_MAX_ITERATIONS
+    {
+        return Err(Error::Encoding);
+    }
+    let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
+    let key = pbkdf2(
+        prf,
+        password,
+        kdf.params.salt.as_bytes(),
+        kdf.params.iteration_count,
+        cipher.key_len(),
+    );
+    Ok(Zeroizing::new(cipher.decrypt(
+        &key,
+        iv,
+        info.data.as_bytes(),
+    )?))
+}
+
+/// Whether `der` is an `EncryptedPrivateKeyInfo` whose algorithm is PBES2 (its parameters are
+/// checked by [`decrypt_pkcs8_der`]).
+pub fn is_pbes2_encrypted(der: &[u8]) -> bool {
+    #[derive(Sequence)]
+    struct Outer<'a> {
+        alg: AlgorithmIdentifierRef<'a>,
+        data: OctetStringRef<'a>,
+    }
+    Outer::from_der(der).is_ok_and(|o| o.alg.oid == PBES2_OID)
 }
 
 /// PBKDF2 (RFC 8018 §5.2) with `prf`: a `len`-byte key (16 or 32).
