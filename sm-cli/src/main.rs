@@ -14,6 +14,7 @@ mod io;
 mod keys;
 mod sm2_cmd;
 mod sm3_cmd;
+mod sm4_cmd;
 mod sm9_cmd;
 
 use std::io::Write as _;

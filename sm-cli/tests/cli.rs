@@ -132,6 +132,7 @@ fn help_on_every_subcommand_and_usage_errors() {
         &["sm9"],
         &["sm9", "setup"],
         &["sm9", "extract"],
+        &["sm9", "pubkey"],
         &["sm9", "sign"],
         &["sm9", "verify"],
         &["sm9", "encrypt"],
@@ -139,6 +140,7 @@ fn help_on_every_subcommand_and_usage_errors() {
         &["sm9", "kem"],
         &["sm9", "kem", "encap"],
         &["sm9", "kem", "decap"],
+        &["sm4"],
     ];
     for c in cmds {
         let mut args = c.to_vec();
@@ -153,7 +155,7 @@ fn help_on_every_subcommand_and_usage_errors() {
         2,
         "unexpected argument '--bogus'",
     );
-    fails(&["sm4"], b"", 2, "unrecognized subcommand");
+    fails(&["sm5"], b"", 2, "unrecognized subcommand");
     fails(&["sm2", "sign"], b"", 2, "--key <FILE>");
     fails(
         &["sm2", "sign", "--key", "k", "--format", "ber"],
@@ -1943,5 +1945,208 @@ fn sm9_master_keys_are_encrypted_unless_asked_and_checked() {
         b"",
         2,
         "does not match its secret",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// SM4 file encryption.
+
+/// Sizes around the block and the 64 KiB chunk of the streaming.
+const SM4_SIZES: &[usize] = &[0, 1, 15, 16, 17, 65535, 65536, 65537, 200_003];
+
+fn pseudo_random(n: usize, seed: u8) -> Vec<u8> {
+    (0..n)
+        .map(|i| (i as u32).wrapping_mul(2654435761).to_be_bytes()[0] ^ seed)
+        .collect()
+}
+
+#[test]
+fn sm4_cbc_and_ctr_match_openssl_enc_both_ways() {
+    let d = Dir::new();
+    let key = "0123456789abcdeffedcba9876543210";
+    let key_file = d.write("key.hex", format!("{key}\n"));
+    let iv = "000102030405060708090a0b0c0d0e0f";
+    for &n in SM4_SIZES {
+        let p = d.write("p", pseudo_random(n, n as u8));
+        for mode in ["cbc", "ctr"] {
+            let ours = ok(&[
+                "sm4",
+                "-e",
+                "--mode",
+                mode,
+                "--key-file",
+                &key_file,
+                "--iv",
+                iv,
+                "--in",
+                &p,
+            ]);
+            let cipher = format!("-sm4-{mode}");
+            let theirs = openssl(&["enc", &cipher, "-K", key, "-iv", iv, "-in", &p]);
+            assert_eq!(ours, theirs, "{mode} {n}");
+            let c = d.write("c", &theirs);
+            assert_eq!(
+                ok(&["sm4", "-d", "-m", mode, "-K", key, "--iv", iv, "--in", &c]),
+                pseudo_random(n, n as u8),
+                "{mode} {n}"
+            );
+            // And OpenSSL decrypts what we wrote to a file.
+            let out = d.s("c2");
+            ok(&[
+                "sm4", "-e", "-m", mode, "-K", key, "--iv", iv, "--in", &p, "--out", &out,
+            ]);
+            assert_eq!(
+                openssl(&["enc", "-d", &cipher, "-K", key, "-iv", iv, "-in", &out]),
+                pseudo_random(n, n as u8)
+            );
+        }
+    }
+    // A wrong key fails the padding check (status 1) and leaves no output file; a truncated
+    // ciphertext too.
+    let p = d.write("p", b"sixteen bytes!!!0");
+    let c = d.write("c", ok(&["sm4", "-e", "-K", key, "--iv", iv, "--in", &p]));
+    let wrong = "00000000000000000000000000000000";
+    let mut failures = 0;
+    for k in [wrong, "0123456789abcdeffedcba9876543211"] {
+        let out = smtool()
+            .args([
+                "sm4",
+                "-d",
+                "-K",
+                k,
+                "--iv",
+                iv,
+                "--in",
+                &c,
+                "--out",
+                &d.s("x"),
+            ])
+            .output()
+            .unwrap();
+        // A wrong key gives valid padding with probability about 1/256 per key.
+        if out.status.code() == Some(1) {
+            failures += 1;
+            assert!(!d.p("x").exists());
+        }
+    }
+    assert!(failures >= 1);
+    let t = d.write("t", &d.read("c")[..31]);
+    fails(
+        &["sm4", "-d", "-K", key, "--iv", iv, "--in", &t],
+        b"",
+        1,
+        "decryption failed",
+    );
+    fails(
+        &["sm4", "-e", "-K", key, "--iv", "0011", "--in", &p],
+        b"",
+        2,
+        "--iv must be 16 bytes",
+    );
+    fails(
+        &["sm4", "-e", "-K", "0011", "--iv", iv, "--in", &p],
+        b"",
+        2,
+        "32 hexadecimal digits",
+    );
+    fails(&["sm4", "-K", key, "--iv", iv], b"", 2, "--encrypt");
+}
+
+#[test]
+fn sm4_gcm_matches_rfc8998_and_gmssl_both_ways() {
+    let d = Dir::new();
+    // RFC 8998 Appendix A.1.
+    let key = "0123456789ABCDEFFEDCBA9876543210";
+    let iv = "00001234567800000000ABCD";
+    let aad = "FEEDFACEDEADBEEFFEEDFACEDEADBEEFABADDAD2";
+    let p = d.write(
+        "p",
+        hex::decode(
+            "AAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBCCCCCCCCCCCCCCCCDDDDDDDDDDDDDDDD\
+             EEEEEEEEEEEEEEEEFFFFFFFFFFFFFFFFEEEEEEEEEEEEEEEEAAAAAAAAAAAAAAAA",
+        )
+        .unwrap(),
+    );
+    let want = hex::decode(
+        "17F399F08C67D5EE19D0DC9969C4BB7D5FD46FD3756489069157B282BB200735\
+         D82710CA5C22F0CCFA7CBF93D496AC15A56834CBCF98C397B4024A2691233B8D\
+         83DE3541E4C2B58177E065A9BF7B62EC",
+    )
+    .unwrap();
+    let gcm = |dir: &str, input: &str, aad: &str| {
+        let mut args = vec![
+            "sm4", dir, "-m", "gcm", "-K", key, "--iv", iv, "--in", input,
+        ];
+        if !aad.is_empty() {
+            args.extend(["--aad", aad]);
+        }
+        args.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let run = |args: &[String]| {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&a)
+    };
+    assert_eq!(run(&gcm("-e", &p, aad)), want);
+    let c = d.write("c", &want);
+    assert_eq!(run(&gcm("-d", &c, aad)), d.read("p"));
+    // A flipped bit anywhere, or another AAD: status 1, nothing written.
+    for i in [0, 63, 64, 79] {
+        let mut bad = want.clone();
+        bad[i] ^= 1;
+        let b = d.write("bad", &bad);
+        let mut args: Vec<String> = gcm("-d", &b, aad);
+        args.extend(["--out".into(), d.s("x")]);
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        fails(&a, b"", 1, "decryption failed");
+        assert!(!d.p("x").exists());
+    }
+    let a: Vec<String> = gcm("-d", &c, "00");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let e = fails(&a, b"", 1, "decryption failed");
+    assert!(e.contains("--aad"), "{e}");
+
+    // GmSSL (gmssl-pyx) both ways, across the streaming chunks, with and without AAD.
+    // (gmssl-pyx refuses an empty plaintext.)
+    for (n, aad) in [(1usize, "ab"), (65_551, "00112233"), (200_003, "")] {
+        let data = pseudo_random(n, 7);
+        let p = d.write("p", &data);
+        let ours = run(&gcm("-e", &p, aad));
+        let out = py(
+            r#"
+import sys
+from gmssl_pyx import sm4_gcm_encrypt, sm4_gcm_decrypt
+key, iv, aad = (bytes.fromhex(a) for a in sys.argv[1:4])
+ct = open(sys.argv[4], "rb").read()
+print(sm4_gcm_decrypt(key, iv, aad, ct[:-16], ct[-16:]) == open(sys.argv[5], "rb").read())
+c, t = sm4_gcm_encrypt(key, iv, aad, open(sys.argv[5], "rb").read())
+open(sys.argv[6], "wb").write(c + t)
+"#,
+            &[key, iv, aad, &d.write("ours", &ours), &p, &d.s("theirs")],
+        );
+        assert_eq!(out, ["True"], "{n}");
+        assert_eq!(d.read("theirs"), ours, "{n}");
+        let theirs = d.s("theirs");
+        assert_eq!(run(&gcm("-d", &theirs, aad)), data, "{n}");
+    }
+    fails(
+        &[
+            "sm4",
+            "-e",
+            "-m",
+            "gcm",
+            "-K",
+            key,
+            "--iv",
+            "000102030405060708090a0b0c0d0e0f",
+        ],
+        b"",
+        2,
+        "--iv must be 12 bytes",
+    );
+    fails(
+        &["sm4", "-d", "-m", "gcm", "-K", key, "--iv", iv],
+        b"0123456789",
+        1,
+        "shorter than a GCM tag",
     );
 }
