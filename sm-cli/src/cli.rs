@@ -187,6 +187,8 @@ pub enum Sm2Command {
     Keygen(Sm2Keygen),
     /// Write the SPKI public key of a private key (or re-encode a public key).
     Pubkey(Sm2Pubkey),
+    /// Print what a key file holds, as 'openssl pkey -text' (the secret only with --secret).
+    Show(ShowArgs),
     /// Sign a message (streamed: SM3(ZA || M) is computed chunk by chunk).
     Sign(Sm2Sign),
     /// Verify a signature over a message (streamed).
@@ -231,6 +233,19 @@ pub struct Sm2Pubkey {
     pub out: PathBuf,
     #[command(flatten)]
     pub key_out: KeyOutArgs,
+}
+
+/// `smtool sm2 show` / `sm9 show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The key file, PEM or DER (private, public or master public key).
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    /// Also print the secret (private key, master secret or user key).
+    #[arg(long)]
+    pub secret: bool,
 }
 
 /// SM2 signature encodings.
@@ -340,6 +355,8 @@ pub enum Sm9Command {
     Extract(Sm9Extract),
     /// Write the master public key of a master key or user key (re-derived from a master key).
     Pubkey(Sm9Pubkey),
+    /// Print what a key file holds (the secret only with --secret).
+    Show(ShowArgs),
     /// Sign a message with a user signing key (streamed).
     Sign(Sm9Sign),
     /// Verify a signature for an identity under a master public key (streamed).

@@ -606,19 +606,9 @@ pub fn sm2_public(path: &Path) -> Result<sm2::PublicKey> {
     sm2::PublicKey::from_public_key_der(&k.der).map_err(|e| bad_key(path, "SM2 public key", e))
 }
 
-/// A loaded SM2 key of either kind (for `sm2 pubkey`).
+/// The public key of an SM2 key of either kind (for `sm2 pubkey`).
 pub fn sm2_any_public(path: &Path, pass: &PassArgs) -> Result<sm2::PublicKey> {
-    let k = load_kind(
-        path,
-        pass,
-        &[Kind::Sm2Private, Kind::Sm2Public],
-        "an SM2 key",
-    )?;
-    if k.kind == Kind::Sm2Public {
-        return sm2::PublicKey::from_public_key_der(&k.der)
-            .map_err(|e| bad_key(path, "SM2 public key", e));
-    }
-    Ok(*sm2_secret_from(&k, path)?.public_key())
+    Ok(sm2_any(path, pass)?.1)
 }
 
 fn sm2_secret_from(k: &Loaded, path: &Path) -> Result<sm2::SecretKey> {
@@ -763,39 +753,62 @@ pub enum Sm9Public {
     Enc(sm9::EncMasterPublicKey),
 }
 
-/// The master public key of any SM9 key file: re-derived from a master key, carried by a user
-/// key, or a master public key itself.
-pub fn sm9_any_public(path: &Path, pass: &PassArgs) -> Result<Sm9Public> {
+/// Any SM9 key.
+pub enum Sm9Any {
+    /// A master key (either system).
+    Master(Sm9Master),
+    /// A user signing key.
+    SignUser(sm9::SignUserKey),
+    /// A user decryption key.
+    EncUser(sm9::EncUserKey),
+    /// A user key-exchange key.
+    ExchangeUser(sm9::ExchangeUserKey),
+    /// A master public key.
+    Public(Sm9Public),
+}
+
+impl Sm9Any {
+    /// The master public key: re-derived from a master key, carried by a user key, or the key
+    /// itself.
+    pub fn master_public_key(&self) -> Sm9Public {
+        match self {
+            Sm9Any::Master(Sm9Master::Sign(m)) => Sm9Public::Sign(*m.public_key()),
+            Sm9Any::Master(Sm9Master::Enc(m)) => Sm9Public::Enc(*m.public_key()),
+            Sm9Any::SignUser(k) => Sm9Public::Sign(k.master_public_key()),
+            Sm9Any::EncUser(k) => Sm9Public::Enc(k.master_public_key()),
+            Sm9Any::ExchangeUser(k) => Sm9Public::Enc(k.master_public_key()),
+            Sm9Any::Public(Sm9Public::Sign(p)) => Sm9Public::Sign(*p),
+            Sm9Any::Public(Sm9Public::Enc(p)) => Sm9Public::Enc(*p),
+        }
+    }
+}
+
+/// Any SM9 key file: master key, user key or master public key.
+pub fn sm9_any(path: &Path, pass: &PassArgs) -> Result<Sm9Any> {
     let k = load(path, pass)?;
     let bad = |e| bad_key(path, "SM9 key", e);
     let pkcs8 = k.form == Form::Pkcs8;
+    macro_rules! user {
+        ($ty:ty) => {
+            if pkcs8 {
+                <$ty>::from_pkcs8_der(&k.der)
+            } else {
+                <$ty>::from_der(&k.der)
+            }
+            .map_err(bad)?
+        };
+    }
     Ok(match k.kind {
-        Kind::Sm9SignMaster | Kind::Sm9EncMaster => match master_from(&k, path)? {
-            Sm9Master::Sign(m) => Sm9Public::Sign(*m.public_key()),
-            Sm9Master::Enc(m) => Sm9Public::Enc(*m.public_key()),
-        },
-        Kind::Sm9SignUser => Sm9Public::Sign(
-            if pkcs8 {
-                sm9::SignUserKey::from_pkcs8_der(&k.der)
-            } else {
-                sm9::SignUserKey::from_der(&k.der)
-            }
-            .map_err(bad)?
-            .master_public_key(),
-        ),
-        Kind::Sm9EncUser => Sm9Public::Enc(
-            if pkcs8 {
-                sm9::EncUserKey::from_pkcs8_der(&k.der)
-            } else {
-                sm9::EncUserKey::from_der(&k.der)
-            }
-            .map_err(bad)?
-            .master_public_key(),
-        ),
-        Kind::Sm9SignMpk => {
-            Sm9Public::Sign(sm9::SignMasterPublicKey::from_der(&k.der).map_err(bad)?)
-        }
-        Kind::Sm9EncMpk => Sm9Public::Enc(sm9::EncMasterPublicKey::from_der(&k.der).map_err(bad)?),
+        Kind::Sm9SignMaster | Kind::Sm9EncMaster => Sm9Any::Master(master_from(&k, path)?),
+        Kind::Sm9SignUser => Sm9Any::SignUser(user!(sm9::SignUserKey)),
+        Kind::Sm9EncUser => Sm9Any::EncUser(user!(sm9::EncUserKey)),
+        Kind::Sm9ExchangeUser => Sm9Any::ExchangeUser(user!(sm9::ExchangeUserKey)),
+        Kind::Sm9SignMpk => Sm9Any::Public(Sm9Public::Sign(
+            sm9::SignMasterPublicKey::from_der(&k.der).map_err(bad)?,
+        )),
+        Kind::Sm9EncMpk => Sm9Any::Public(Sm9Public::Enc(
+            sm9::EncMasterPublicKey::from_der(&k.der).map_err(bad)?,
+        )),
         other => {
             return Err(Error::Input(format!(
                 "wrong key type: {} holds {}, expected an SM9 master key, user key or master public key",
@@ -804,6 +817,24 @@ pub fn sm9_any_public(path: &Path, pass: &PassArgs) -> Result<Sm9Public> {
             )))
         }
     })
+}
+
+/// An SM2 key of either kind, for `sm2 show`: the secret key if the file holds one.
+pub fn sm2_any(path: &Path, pass: &PassArgs) -> Result<(Option<sm2::SecretKey>, sm2::PublicKey)> {
+    let k = load_kind(
+        path,
+        pass,
+        &[Kind::Sm2Private, Kind::Sm2Public],
+        "an SM2 key",
+    )?;
+    if k.kind == Kind::Sm2Public {
+        let pk = sm2::PublicKey::from_public_key_der(&k.der)
+            .map_err(|e| bad_key(path, "SM2 public key", e))?;
+        return Ok((None, pk));
+    }
+    let sk = sm2_secret_from(&k, path)?;
+    let pk = *sk.public_key();
+    Ok((Some(sk), pk))
 }
 
 // ---------------------------------------------------------------------------------------------

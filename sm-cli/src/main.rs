@@ -12,6 +12,7 @@ mod cli;
 mod error;
 mod io;
 mod keys;
+mod show;
 mod sm2_cmd;
 mod sm3_cmd;
 mod sm4_cmd;

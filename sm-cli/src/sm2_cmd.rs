@@ -17,6 +17,7 @@ pub fn run(c: Sm2Command) -> Result<()> {
     match c {
         Sm2Command::Keygen(a) => keygen(&a),
         Sm2Command::Pubkey(a) => pubkey(&a),
+        Sm2Command::Show(a) => crate::show::sm2(&a),
         Sm2Command::Sign(a) => sign(&a),
         Sm2Command::Verify(a) => verify(&a),
         Sm2Command::Encrypt(a) => encrypt(&a),

@@ -18,6 +18,7 @@ pub fn run(c: Sm9Command) -> Result<()> {
         Sm9Command::Setup(a) => setup(&a),
         Sm9Command::Extract(a) => extract(&a),
         Sm9Command::Pubkey(a) => pubkey(&a),
+        Sm9Command::Show(a) => crate::show::sm9(&a),
         Sm9Command::Sign(a) => sign(&a),
         Sm9Command::Verify(a) => verify(&a),
         Sm9Command::Encrypt(a) => encrypt(&a),
@@ -216,7 +217,7 @@ fn extract(a: &Sm9Extract) -> Result<()> {
 fn pubkey(a: &Sm9Pubkey) -> Result<()> {
     io::check_single_stdin(&[("--key", Some(&a.key)), a.pass.reader()])?;
     let outs = io::Outputs::plan(&[("--out", &a.out, false)])?;
-    let (label, der) = match keys::sm9_any_public(&a.key, &a.pass)? {
+    let (label, der) = match keys::sm9_any(&a.key, &a.pass)?.master_public_key() {
         keys::Sm9Public::Sign(p) => (sm9::PEM_SIGN_MASTER_PUBLIC_KEY, p.to_der()),
         keys::Sm9Public::Enc(p) => (sm9::PEM_ENC_MASTER_PUBLIC_KEY, p.to_der()),
     };

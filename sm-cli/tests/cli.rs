@@ -125,6 +125,7 @@ fn help_on_every_subcommand_and_usage_errors() {
         &["sm2"],
         &["sm2", "keygen"],
         &["sm2", "pubkey"],
+        &["sm2", "show"],
         &["sm2", "sign"],
         &["sm2", "verify"],
         &["sm2", "encrypt"],
@@ -133,6 +134,7 @@ fn help_on_every_subcommand_and_usage_errors() {
         &["sm9", "setup"],
         &["sm9", "extract"],
         &["sm9", "pubkey"],
+        &["sm9", "show"],
         &["sm9", "sign"],
         &["sm9", "verify"],
         &["sm9", "encrypt"],
@@ -2148,5 +2150,137 @@ open(sys.argv[6], "wb").write(c + t)
         b"0123456789",
         1,
         "shorter than a GCM tag",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Key inspection.
+
+/// `bytes` as `hex_block` prints them (OpenSSL's layout), for the SM9 checks.
+fn colon_hex(bytes: &[u8]) -> String {
+    bytes
+        .chunks(15)
+        .map(|l| {
+            let h: Vec<String> = l.iter().map(|b| format!("{b:02x}")).collect();
+            format!("    {}", h.join(":"))
+        })
+        .collect::<Vec<_>>()
+        .join(":\n")
+}
+
+#[test]
+fn key_show_matches_openssl_pkey_text_and_hides_secrets() {
+    let d = Dir::new();
+    ok_env(
+        &[
+            "sm2",
+            "keygen",
+            "--out-pass-env",
+            "PW",
+            "--pbe",
+            "openssl",
+            "--out",
+            &d.s("k.pem"),
+            "--pubout",
+            &d.s("p.pem"),
+        ],
+        "PW",
+        "pw",
+    );
+    let text = |args: &[&str]| {
+        String::from_utf8(openssl(&[args, &["-passin", "pass:pw", "-noout"]].concat())).unwrap()
+    };
+    let full = text(&["pkey", "-in", &d.s("k.pem"), "-text"]);
+    let public = text(&["pkey", "-in", &d.s("k.pem"), "-text_pub"]);
+    let show = |args: &[&str]| String::from_utf8(ok_env(args, "PW", "pw")).unwrap();
+    assert_eq!(
+        show(&[
+            "sm2",
+            "show",
+            "--key",
+            &d.s("k.pem"),
+            "--pass-env",
+            "PW",
+            "--secret"
+        ]),
+        full
+    );
+    let hidden = show(&["sm2", "show", "--key", &d.s("k.pem"), "--pass-env", "PW"]);
+    assert_eq!(
+        hidden,
+        format!("{public}priv: (not shown; --secret prints it)\n")
+    );
+    // The secret's hex appears in the full text only.
+    let priv_line = full.lines().nth(2).unwrap().trim().to_string();
+    assert!(!hidden.contains(&priv_line), "{hidden}");
+    assert_eq!(show(&["sm2", "show", "--key", &d.s("p.pem")]), public);
+
+    // SM9: every kind of key file, the secret only with --secret.
+    d.write("ke.hex", "00".repeat(31) + "2a");
+    ok(&[
+        "sm9",
+        "setup",
+        "--enc",
+        "--no-encrypt",
+        "--secret-file",
+        &d.s("ke.hex"),
+        "--out",
+        &d.s("msk.pem"),
+        "--pubout",
+        &d.s("mpk.pem"),
+    ]);
+    let kgc = sm9::EncMasterKey::from_bytes(&{
+        let mut k = [0u8; 32];
+        k[31] = 42;
+        k
+    })
+    .unwrap();
+    let ppub = colon_hex(&kgc.public_key().to_bytes());
+    let m = show(&["sm9", "show", "--key", &d.s("msk.pem")]);
+    assert_eq!(
+        m,
+        format!(
+            "SM9 encryption master key (KGC)\nke: (not shown; --secret prints it)\nPpub-e (G1):\n{ppub}\n"
+        )
+    );
+    let m = show(&["sm9", "show", "--key", &d.s("msk.pem"), "--secret"]);
+    assert!(
+        m.contains(&format!("ke:\n{}\n", colon_hex(&kgc.to_bytes()[..]))),
+        "{m}"
+    );
+    assert_eq!(
+        show(&["sm9", "show", "--key", &d.s("mpk.pem")]),
+        format!("SM9 encryption master public key\nPpub-e (G1):\n{ppub}\n")
+    );
+    for (flag, title) in [
+        ("", "SM9 user decryption key (hid 03)"),
+        ("--exchange", "SM9 user key-exchange key (hid 02)"),
+    ] {
+        let (msk, out) = (d.s("msk.pem"), d.s("u.pem"));
+        let mut args = vec![
+            "sm9", "extract", "--master", &msk, "--id", "Bob", "--out", &out,
+        ];
+        if !flag.is_empty() {
+            args.push(flag);
+        }
+        ok(&args);
+        let u = show(&["sm9", "show", "--key", &d.s("u.pem")]);
+        assert_eq!(
+            u,
+            format!("{title}\nde (G2): (not shown; --secret prints it)\nPpub-e (G1):\n{ppub}\n")
+        );
+        let de = if flag.is_empty() {
+            kgc.extract(b"Bob").unwrap().de_bytes()
+        } else {
+            kgc.extract_exchange(b"Bob").unwrap().de_bytes()
+        };
+        let u = show(&["sm9", "show", "--key", &d.s("u.pem"), "--secret"]);
+        assert!(u.contains(&colon_hex(&de[..])), "{u}");
+    }
+    fails(
+        &["sm9", "show", "--key", &d.s("p.pem")],
+        b"",
+        2,
+        "expected an SM9",
     );
 }
