@@ -197,6 +197,8 @@ pub enum Sm2Command {
     Encrypt(Sm2Encrypt),
     /// Decrypt with a private key.
     Decrypt(Sm2Decrypt),
+    /// Key exchange with a peer over two byte streams (FIFOs, pipes, standard input/output).
+    Exchange(Sm2Exchange),
 }
 
 /// `smtool sm2 keygen`.
@@ -368,6 +370,8 @@ pub enum Sm9Command {
     /// Key encapsulation: derive a shared key for an identity, or recover it.
     #[command(subcommand)]
     Kem(Sm9Kem),
+    /// Key exchange with a peer over two byte streams (FIFOs, pipes, standard input/output).
+    Exchange(Sm9Exchange),
 }
 
 /// `smtool sm9 setup`.
@@ -638,6 +642,110 @@ pub struct Sm9Decap {
     pub input: InArgs,
     #[command(flatten)]
     pub out: OutArgs,
+}
+
+/// The party's role in a key exchange.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A: sends first.
+    Initiator,
+    /// B: answers.
+    Responder,
+}
+
+/// What both key exchanges take.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("role").required(true).args(["initiator", "responder"])))]
+pub struct ExchangeArgs {
+    /// Be the initiator A (sends R_A first).
+    #[arg(long)]
+    pub initiator: bool,
+    /// Be the responder B.
+    #[arg(long)]
+    pub responder: bool,
+    /// Our own identity / distinguishing ID (SM2 default 1234567812345678).
+    #[arg(long = "id", value_name = "ID")]
+    pub own: Option<String>,
+    /// The peer's identity / distinguishing ID (SM2 default 1234567812345678).
+    #[arg(long, value_name = "ID")]
+    pub peer_id: Option<String>,
+    /// Where our messages go ('-': standard output).
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    pub send: PathBuf,
+    /// Where the peer's messages come from ('-': standard input).
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    pub recv: PathBuf,
+    /// Shared key length in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 16)]
+    pub len: usize,
+    /// Skip the optional key confirmation (S_B, S_A), as gmalg does; both parties must agree.
+    #[arg(long)]
+    pub no_confirm: bool,
+    /// Shared key output.
+    #[arg(long, value_name = "FILE")]
+    pub key_out: PathBuf,
+    /// Text encoding of the shared key.
+    #[arg(long, value_enum, default_value_t = Encoding::Raw)]
+    pub encoding: Encoding,
+}
+
+impl ExchangeArgs {
+    /// The role chosen.
+    pub fn role(&self) -> Role {
+        if self.initiator {
+            Role::Initiator
+        } else {
+            Role::Responder
+        }
+    }
+
+    fn id(given: &Option<String>, default: Option<&[u8]>, opt: &str) -> Result<Vec<u8>> {
+        match (given, default) {
+            (Some(s), _) => Ok(s.as_bytes().to_vec()),
+            (None, Some(d)) => Ok(d.to_vec()),
+            (None, None) => Err(Error::Usage(format!("{opt} is required"))),
+        }
+    }
+
+    /// Our ID, or `default`.
+    pub fn own_id(&self, default: Option<&[u8]>) -> Result<Vec<u8>> {
+        Self::id(&self.own, default, "--id")
+    }
+
+    /// The peer's ID, or `default`.
+    pub fn peer_id(&self, default: Option<&[u8]>) -> Result<Vec<u8>> {
+        Self::id(&self.peer_id, default, "--peer-id")
+    }
+}
+
+/// `smtool sm2 exchange`.
+#[derive(Args, Debug)]
+pub struct Sm2Exchange {
+    /// Our SM2 private key, PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    /// The peer's SM2 public key (SPKI), PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub pubkey: PathBuf,
+    #[command(flatten)]
+    pub exchange: ExchangeArgs,
+}
+
+/// `smtool sm9 exchange`.
+#[derive(Args, Debug)]
+#[command(mut_arg("own", |a| a.help("Our identity (required)")))]
+#[command(mut_arg("peer_id", |a| a.help("The peer's identity (required)")))]
+pub struct Sm9Exchange {
+    /// Our SM9 user key-exchange key (smtool sm9 extract --exchange), PEM or DER; it carries the
+    /// master public key.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    #[command(flatten)]
+    pub exchange: ExchangeArgs,
 }
 
 /// Runs the parsed command line.

@@ -10,6 +10,7 @@
 
 mod cli;
 mod error;
+mod exchange;
 mod io;
 mod keys;
 mod show;

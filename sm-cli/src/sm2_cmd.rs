@@ -22,6 +22,7 @@ pub fn run(c: Sm2Command) -> Result<()> {
         Sm2Command::Verify(a) => verify(&a),
         Sm2Command::Encrypt(a) => encrypt(&a),
         Sm2Command::Decrypt(a) => decrypt(&a),
+        Sm2Command::Exchange(a) => crate::exchange::sm2(&a),
     }
 }
 

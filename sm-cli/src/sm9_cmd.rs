@@ -25,6 +25,7 @@ pub fn run(c: Sm9Command) -> Result<()> {
         Sm9Command::Decrypt(a) => decrypt(&a),
         Sm9Command::Kem(Sm9Kem::Encap(a)) => encap(&a),
         Sm9Command::Kem(Sm9Kem::Decap(a)) => decap(&a),
+        Sm9Command::Exchange(a) => crate::exchange::sm9(&a),
     }
 }
 

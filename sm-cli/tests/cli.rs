@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::process::{Command as StdCommand, Output, Stdio};
 
 use assert_cmd::Command;
+use sm2::pkcs8::DecodePrivateKey as _;
 
 fn smtool() -> Command {
     Command::cargo_bin("smtool").unwrap()
@@ -130,6 +131,7 @@ fn help_on_every_subcommand_and_usage_errors() {
         &["sm2", "verify"],
         &["sm2", "encrypt"],
         &["sm2", "decrypt"],
+        &["sm2", "exchange"],
         &["sm9"],
         &["sm9", "setup"],
         &["sm9", "extract"],
@@ -142,6 +144,7 @@ fn help_on_every_subcommand_and_usage_errors() {
         &["sm9", "kem"],
         &["sm9", "kem", "encap"],
         &["sm9", "kem", "decap"],
+        &["sm9", "exchange"],
         &["sm4"],
     ];
     for c in cmds {
@@ -2283,4 +2286,280 @@ fn key_show_matches_openssl_pkey_text_and_hides_secrets() {
         2,
         "expected an SM9",
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Key exchange: two processes on two FIFOs.
+
+fn mkfifo(d: &Dir, name: &str) -> String {
+    let p = d.s(name);
+    let st = StdCommand::new("mkfifo").arg(&p).status().expect("mkfifo");
+    assert!(st.success());
+    p
+}
+
+/// Runs two smtool parties at once; returns their outputs.
+fn two_parties(a: &[&str], b: &[&str]) -> (Output, Output) {
+    let bin = assert_cmd::cargo::cargo_bin("smtool");
+    let spawn = |args: &[&str]| {
+        StdCommand::new(&bin)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (pa, pb) = (spawn(a), spawn(b));
+    (
+        pa.wait_with_output().unwrap(),
+        pb.wait_with_output().unwrap(),
+    )
+}
+
+#[test]
+fn sm2_and_sm9_exchange_between_two_smtools_and_with_gmalg() {
+    let d = Dir::new();
+    let (ab, ba) = (mkfifo(&d, "ab"), mkfifo(&d, "ba"));
+    for who in ["a", "b"] {
+        ok(&[
+            "sm2",
+            "keygen",
+            "--out",
+            &d.s(&format!("{who}.pem")),
+            "--pubout",
+            &d.s(&format!("{who}.pub")),
+        ]);
+    }
+    let (ka, kb) = (d.s("ka"), d.s("kb"));
+    let sm2_party = |me: &'static str,
+                     peer: &'static str,
+                     role: &'static str,
+                     id: &'static str,
+                     extra: &[&'static str]| {
+        let mut v: Vec<String> = [
+            "sm2",
+            "exchange",
+            "--key",
+            &d.s(&format!("{me}.pem")),
+            "--pubkey",
+            &d.s(&format!("{peer}.pub")),
+            "--id",
+            id,
+            "--peer-id",
+            if id == "alice" { "bob" } else { "alice" },
+            role,
+            "--send",
+            if role == "--initiator" { &ab } else { &ba },
+            "--recv",
+            if role == "--initiator" { &ba } else { &ab },
+            "--key-out",
+            if me == "a" { &ka } else { &kb },
+            "--encoding",
+            "hex",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let run2 = |a: Vec<String>, b: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let b: Vec<&str> = b.iter().map(String::as_str).collect();
+        two_parties(&a, &b)
+    };
+    for extra in [&[][..], &["--no-confirm", "--len", "40"][..]] {
+        let (oa, ob) = run2(
+            sm2_party("a", "b", "--initiator", "alice", extra),
+            sm2_party("b", "a", "--responder", "bob", extra),
+        );
+        assert!(
+            oa.status.success(),
+            "{}",
+            String::from_utf8_lossy(&oa.stderr)
+        );
+        assert!(
+            ob.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ob.stderr)
+        );
+        let (x, y) = (d.text("ka"), d.text("kb"));
+        assert_eq!(x, y);
+        let want_len = if extra.is_empty() { 16 } else { 40 };
+        assert_eq!(x.trim().len(), 2 * want_len);
+    }
+    // A wrong peer ID: the confirmation fails on both sides (status 1) and no key is written.
+    std::fs::remove_file(d.p("ka")).unwrap();
+    std::fs::remove_file(d.p("kb")).unwrap();
+    let mut b = sm2_party("b", "a", "--responder", "bob", &[]);
+    let pos = b.iter().position(|s| s == "alice").unwrap();
+    b[pos] = "mallory".into();
+    let (oa, ob) = run2(sm2_party("a", "b", "--initiator", "alice", &[]), b);
+    assert_eq!(
+        oa.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&oa.stderr)
+    );
+    assert_eq!(
+        ob.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&ob.stderr)
+    );
+    assert!(String::from_utf8_lossy(&oa.stderr).contains("key exchange failed"));
+    assert!(!d.p("ka").exists() && !d.p("kb").exists());
+
+    // gmalg (unconfirmed exchange) as either party.
+    let raw = |who: &str| {
+        let sk = sm2::SecretKey::from_pkcs8_pem(&d.text(&format!("{who}.pem"))).unwrap();
+        (
+            hex::encode(&sk.to_bytes()[..]),
+            hex::encode(sk.public_key().to_uncompressed()),
+        )
+    };
+    let ((ska, pka), (skb, pkb)) = (raw("a"), raw("b"));
+    let gmalg_sm2 = r#"
+import sys, gmalg
+role, send, recv, sk, pk, peer_pk = sys.argv[1:7]
+me = gmalg.SM2(bytes.fromhex(sk), role.encode(), bytes.fromhex(pk))
+R, t = me.begin_key_exchange()
+if role == "alice":
+    open(send, "wb").write(R); peer = open(recv, "rb").read(65)
+    mode, peer_id = gmalg.base.KEYXCHG_MODE.INITIATOR, b"bob"
+else:
+    peer = open(recv, "rb").read(65); open(send, "wb").write(R)
+    mode, peer_id = gmalg.base.KEYXCHG_MODE.RESPONDER, b"alice"
+print(me.end_key_exchange(40, t, peer, peer_id, bytes.fromhex(peer_pk), mode).hex())
+"#;
+    let bin = assert_cmd::cargo::cargo_bin("smtool");
+    let spawn = |args: Vec<String>| {
+        StdCommand::new(&bin)
+            .args(args)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let nc = ["--no-confirm", "--len", "40"];
+    // smtool A, gmalg B.
+    let child = spawn(sm2_party("a", "b", "--initiator", "alice", &nc));
+    let out = py(gmalg_sm2, &["bob", &ba, &ab, &skb, &pkb, &pka]);
+    assert!(child.wait_with_output().unwrap().status.success());
+    assert_eq!(out, [d.text("ka").trim()]);
+    // gmalg A, smtool B.
+    let child = spawn(sm2_party("b", "a", "--responder", "bob", &nc));
+    let out = py(gmalg_sm2, &["alice", &ab, &ba, &ska, &pka, &pkb]);
+    assert!(child.wait_with_output().unwrap().status.success());
+    assert_eq!(out, [d.text("kb").trim()]);
+
+    // SM9: key-exchange keys from one encryption master key.
+    ok(&[
+        "sm9",
+        "setup",
+        "--enc",
+        "--no-encrypt",
+        "--out",
+        &d.s("msk.pem"),
+        "--pubout",
+        &d.s("mpk.pem"),
+    ]);
+    for id in ["alice", "bob"] {
+        ok(&[
+            "sm9",
+            "extract",
+            "--exchange",
+            "--master",
+            &d.s("msk.pem"),
+            "--id",
+            id,
+            "--out",
+            &d.s(&format!("x{id}.pem")),
+        ]);
+    }
+    let sm9_party = |id: &'static str, role: &'static str, extra: &[&'static str]| {
+        let mut v: Vec<String> = [
+            "sm9",
+            "exchange",
+            "--key",
+            &d.s(&format!("x{id}.pem")),
+            "--id",
+            id,
+            "--peer-id",
+            if id == "alice" { "bob" } else { "alice" },
+            role,
+            "--send",
+            if role == "--initiator" { &ab } else { &ba },
+            "--recv",
+            if role == "--initiator" { &ba } else { &ab },
+            "--key-out",
+            if id == "alice" { &ka } else { &kb },
+            "--encoding",
+            "hex",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    for extra in [&[][..], &nc[..]] {
+        let (oa, ob) = run2(
+            sm9_party("alice", "--initiator", extra),
+            sm9_party("bob", "--responder", extra),
+        );
+        assert!(
+            oa.status.success(),
+            "{}",
+            String::from_utf8_lossy(&oa.stderr)
+        );
+        assert!(
+            ob.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ob.stderr)
+        );
+        assert_eq!(d.text("ka"), d.text("kb"));
+    }
+    fails(
+        &[
+            "sm9",
+            "exchange",
+            "--key",
+            &d.s("msk.pem"),
+            "--id",
+            "a",
+            "--peer-id",
+            "b",
+            "--initiator",
+            "--key-out",
+            &d.s("k"),
+        ],
+        b"",
+        2,
+        "sm9 extract --exchange",
+    );
+    // gmalg as the responder (unconfirmed).
+    let kgc = sm9::EncMasterKey::from_pkcs8_pem(&d.text("msk.pem")).unwrap();
+    let child = spawn(sm9_party("alice", "--initiator", &nc));
+    let out = py(
+        r#"
+import sys, gmalg
+send, recv, ke, mpk = sys.argv[1:5]
+ke, mpk = bytes.fromhex(ke), bytes.fromhex(mpk)
+kgc = gmalg.SM9KGC(hid_e=b"\x02", msk_e=ke, mpk_e=mpk)
+bob = gmalg.SM9(hid_e=b"\x02", mpk_e=mpk, sk_e=kgc.generate_sk_encrypt(b"bob"), uid=b"bob")
+r, R = bob.begin_key_exchange(b"alice")
+peer = open(recv, "rb").read(65)
+open(send, "wb").write(R)
+print(bob.end_key_exchange(40, r, R, b"alice", peer, gmalg.base.KEYXCHG_MODE.RESPONDER).hex())
+"#,
+        &[
+            &ba,
+            &ab,
+            &hex::encode(&kgc.to_bytes()[..]),
+            &hex::encode(kgc.public_key().to_bytes()),
+        ],
+    );
+    assert!(child.wait_with_output().unwrap().status.success());
+    assert_eq!(out, [d.text("ka").trim()]);
 }
