@@ -32,6 +32,60 @@ enum Command {
     Sm9(Sm9Command),
     /// SM4 file encryption (CBC, CTR, GCM), streamed; raw output as 'openssl enc -K -iv'.
     Sm4(Sm4Args),
+    /// Operations per second on this machine, as 'openssl speed' (a quick look, not a benchmark).
+    Speed(SpeedArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) of smtool.
+    Man,
+}
+
+/// What `smtool speed` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SpeedAlg {
+    /// SM3 over 16 KiB.
+    Sm3,
+    /// SM4-CBC encryption of 16 KiB.
+    Sm4Cbc,
+    /// SM4-CTR of 16 KiB.
+    Sm4Ctr,
+    /// SM4-GCM encryption of 16 KiB.
+    Sm4Gcm,
+    /// SM2 signing (of a digest).
+    Sm2Sign,
+    /// SM2 verification (of a digest).
+    Sm2Verify,
+    /// SM2 encryption of a short message.
+    Sm2Encrypt,
+    /// SM2 decryption of a short message.
+    Sm2Decrypt,
+    /// SM9 signing.
+    Sm9Sign,
+    /// SM9 verification.
+    Sm9Verify,
+    /// SM9 encryption of a short message.
+    Sm9Encrypt,
+    /// SM9 decryption of a short message.
+    Sm9Decrypt,
+}
+
+/// `smtool speed`.
+#[derive(Args, Debug)]
+pub struct SpeedArgs {
+    /// What to measure (default: everything).
+    #[arg(value_enum, value_name = "ALG")]
+    pub algs: Vec<SpeedAlg>,
+    /// Seconds per measurement.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    pub seconds: f64,
+}
+
+/// `smtool completions`.
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// SM4 modes of operation.
@@ -755,5 +809,19 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Sm2(c) => crate::sm2_cmd::run(c),
         Command::Sm9(c) => crate::sm9_cmd::run(c),
         Command::Sm4(a) => crate::sm4_cmd::run(&a),
+        Command::Speed(a) => crate::speed::run(&a),
+        Command::Completions(a) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(a.shell, &mut cmd, "smtool", &mut out);
+            crate::io::print(&out)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
+                .render(&mut out)
+                .map_err(|e| Error::Input(format!("cannot render the man page: {e}")))?;
+            crate::io::print(&out)
+        }
     }
 }

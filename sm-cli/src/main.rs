@@ -18,6 +18,7 @@ mod sm2_cmd;
 mod sm3_cmd;
 mod sm4_cmd;
 mod sm9_cmd;
+mod speed;
 
 use std::io::Write as _;
 use std::process::ExitCode;

@@ -107,8 +107,8 @@ fn key(a: &Sm4Args) -> Result<Zeroizing<[u8; 16]>> {
     Ok(key)
 }
 
-/// One direction of one mode, fed chunk by chunk.
-enum Engine {
+/// One direction of one mode, fed chunk by chunk (also timed by `smtool speed`).
+pub enum Engine {
     CbcEnc(Box<cbc::Encryptor<Sm4>>, Zeroizing<Vec<u8>>),
     CbcDec(Box<cbc::Decryptor<Sm4>>, Zeroizing<Vec<u8>>),
     Ctr(Box<ctr::Ctr128BE<Sm4>>),
@@ -117,7 +117,7 @@ enum Engine {
 
 /// GCM (NIST SP 800-38D §7) with a 96-bit IV: `J0 = IV ‖ 0^31 ‖ 1`, the data under CTR from
 /// `inc32(J0)`, tag `E(J0) ⊕ GHASH_H(A ‖ 0* ‖ C ‖ 0* ‖ len(A) ‖ len(C))`, `H = E(0^128)`.
-struct Gcm {
+pub struct Gcm {
     ctr: ctr::Ctr32BE<Sm4>,
     ghash: ghash::GHash,
     /// `E(J0)`.
@@ -131,7 +131,7 @@ struct Gcm {
 }
 
 impl Engine {
-    fn new(mode: Sm4Mode, decrypt: bool, key: &[u8; 16], iv: &[u8], aad: &[u8]) -> Self {
+    pub fn new(mode: Sm4Mode, decrypt: bool, key: &[u8; 16], iv: &[u8], aad: &[u8]) -> Self {
         let pending = || Zeroizing::new(Vec::with_capacity(2 * BLOCK));
         match (mode, decrypt) {
             (Sm4Mode::Cbc, false) => Engine::CbcEnc(
@@ -169,7 +169,7 @@ impl Engine {
     }
 
     /// Appends the output of `input` to `out`.
-    fn update(&mut self, input: &[u8], out: &mut Vec<u8>) {
+    pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) {
         match self {
             Engine::CbcEnc(c, pending) => {
                 pending.extend_from_slice(input);
@@ -202,7 +202,7 @@ impl Engine {
     }
 
     /// Appends the end of the output to `out`; checks the padding (CBC) or the tag (GCM).
-    fn finish(self, out: &mut Vec<u8>) -> Result<()> {
+    pub fn finish(self, out: &mut Vec<u8>) -> Result<()> {
         match self {
             Engine::CbcEnc(mut c, pending) => {
                 // PKCS#7: 1 to 16 bytes of value n.

@@ -146,6 +146,9 @@ fn help_on_every_subcommand_and_usage_errors() {
         &["sm9", "kem", "decap"],
         &["sm9", "exchange"],
         &["sm4"],
+        &["speed"],
+        &["completions"],
+        &["man"],
     ];
     for c in cmds {
         let mut args = c.to_vec();
@@ -2562,4 +2565,78 @@ print(bob.end_key_exchange(40, r, R, b"alice", peer, gmalg.base.KEYXCHG_MODE.RES
     );
     assert!(child.wait_with_output().unwrap().status.success());
     assert_eq!(out, [d.text("ka").trim()]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// speed, completions, man page.
+
+#[test]
+fn speed_completions_and_man_page() {
+    let out = String::from_utf8(ok(&[
+        "speed",
+        "sm3",
+        "sm4-gcm",
+        "sm2-sign",
+        "--seconds",
+        "0.05",
+    ]))
+    .unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("algorithm"), "{out}");
+    for (line, name, has_mbs) in [
+        (lines[1], "sm3", true),
+        (lines[2], "sm4-gcm", true),
+        (lines[3], "sm2 sign", false),
+    ] {
+        assert!(line.starts_with(name), "{out}");
+        let nums: Vec<&str> = line[name.len()..].split_whitespace().collect();
+        let ops: f64 = nums[0].parse().unwrap();
+        assert!(ops > 0.0, "{out}");
+        match has_mbs {
+            true => assert!(nums[1].parse::<f64>().unwrap() > 0.0, "{out}"),
+            false => assert_eq!(nums[1], "-", "{out}"),
+        }
+    }
+    fails(&["speed", "--seconds", "0"], b"", 2, "--seconds");
+    fails(&["speed", "md5"], b"", 2, "invalid value 'md5'");
+
+    // A bash completion script that bash accepts and that knows the subcommands.
+    let d = Dir::new();
+    let script = d.write("smtool.bash", ok(&["completions", "bash"]));
+    let st = StdCommand::new("bash")
+        .args(["-n", &script])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let text = d.text("smtool.bash");
+    for word in [
+        "exchange",
+        "show",
+        "speed",
+        "--no-encrypt",
+        "--out-pass-env",
+    ] {
+        assert!(text.contains(word), "{word}");
+    }
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        assert!(String::from_utf8(ok(&["completions", shell]))
+            .unwrap()
+            .contains("smtool"));
+    }
+    fails(&["completions", "tcsh"], b"", 2, "invalid value 'tcsh'");
+    let man = String::from_utf8(ok(&["man"])).unwrap();
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH smtool 1"),
+        "{man}"
+    );
+    for word in [
+        ".TH smtool 1",
+        ".SH NAME",
+        ".SH SUBCOMMANDS",
+        "sm4",
+        "speed",
+    ] {
+        assert!(man.contains(word), "{word}: {man}");
+    }
 }
