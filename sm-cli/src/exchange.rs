@@ -10,7 +10,8 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use rand_core::OsRng;
+use getrandom::SysRng;
+use rand_core::UnwrapErr;
 
 use crate::cli::{ExchangeArgs, Role, Sm2Exchange, Sm9Exchange};
 use crate::error::{quote, Error, Result};
@@ -123,7 +124,7 @@ pub fn sm2(a: &Sm2Exchange) -> Result<()> {
         Role::Initiator => {
             let init = sm2::exchange::Initiator::new(&sk, &own_id, &peer, &peer_id)
                 .map_err(|e| Error::Usage(format!("bad ID: {e}")))?;
-            let (waiting, ra) = init.start(&mut OsRng);
+            let (waiting, ra) = init.start(&mut UnwrapErr(SysRng));
             ch.send(&[&ra.to_uncompressed()])?;
             let rb = ch.recv::<65>("R_B")?;
             let rb = sm2::PublicKey::from_sec1_bytes(&rb).map_err(bad_point)?;
@@ -143,12 +144,14 @@ pub fn sm2(a: &Sm2Exchange) -> Result<()> {
             let ra = sm2::PublicKey::from_sec1_bytes(&ra).map_err(bad_point)?;
             if x.no_confirm {
                 let (k, rb) = resp
-                    .respond_unconfirmed(&mut OsRng, &ra, x.len)
+                    .respond_unconfirmed(&mut UnwrapErr(SysRng), &ra, x.len)
                     .map_err(failed)?;
                 ch.send(&[&rb.to_uncompressed()])?;
                 k
             } else {
-                let (waiting, rb, sb) = resp.respond(&mut OsRng, &ra, x.len).map_err(failed)?;
+                let (waiting, rb, sb) = resp
+                    .respond(&mut UnwrapErr(SysRng), &ra, x.len)
+                    .map_err(failed)?;
                 ch.send(&[&rb.to_uncompressed(), &sb])?;
                 let sa = ch.recv::<32>("S_A")?;
                 waiting.confirm(&sa).map_err(failed)?
@@ -189,9 +192,14 @@ pub fn sm9(a: &Sm9Exchange) -> Result<()> {
     let mut ch = Channel::new(x);
     let shared = match x.role() {
         Role::Initiator => {
-            let (init, ra) =
-                sm9::Initiator::start(&prepared, &master, &own_id, &peer_id, &mut OsRng)
-                    .map_err(failed)?;
+            let (init, ra) = sm9::Initiator::start(
+                &prepared,
+                &master,
+                &own_id,
+                &peer_id,
+                &mut UnwrapErr(SysRng),
+            )
+            .map_err(failed)?;
             ch.send(&[&ra.to_bytes()])?;
             let rb = ch.recv::<65>("R_B")?;
             let rb = sm9::EphemeralPoint::from_bytes(&rb).map_err(bad_point)?;
@@ -207,9 +215,15 @@ pub fn sm9(a: &Sm9Exchange) -> Result<()> {
         Role::Responder => {
             let ra = ch.recv::<65>("R_A")?;
             let ra = sm9::EphemeralPoint::from_bytes(&ra).map_err(bad_point)?;
-            let (resp, rb, sb) =
-                sm9::Responder::respond(&prepared, &master, &own_id, &peer_id, &ra, &mut OsRng)
-                    .map_err(failed)?;
+            let (resp, rb, sb) = sm9::Responder::respond(
+                &prepared,
+                &master,
+                &own_id,
+                &peer_id,
+                &ra,
+                &mut UnwrapErr(SysRng),
+            )
+            .map_err(failed)?;
             if x.no_confirm {
                 ch.send(&[&rb.to_bytes()])?;
                 resp.finish_unconfirmed(x.len).map_err(failed)?

@@ -720,10 +720,10 @@ fn master_from(k: &Loaded, path: &Path) -> Result<Sm9Master> {
 fn master_point_is_valid(k: &Loaded) -> bool {
     let pki;
     let bare: &[u8] = if k.form == Form::Pkcs8 {
-        match sm2::pkcs8::PrivateKeyInfo::from_der(&k.der) {
+        match sm2::pkcs8::PrivateKeyInfoRef::from_der(&k.der) {
             Ok(p) => {
                 pki = p;
-                pki.private_key
+                pki.private_key.as_bytes()
             }
             Err(_) => return false,
         }

@@ -1,6 +1,7 @@
 //! `smtool sm2 …`: keys, signatures and encryption (GB/T 32918).
 
-use rand_core::OsRng;
+use getrandom::SysRng;
+use rand_core::UnwrapErr;
 use sm3::digest::Digest as _;
 use zeroize::Zeroizing;
 
@@ -44,7 +45,7 @@ fn keygen(a: &Sm2Keygen) -> Result<()> {
         ));
     }
     let outs = io::Outputs::plan(&outputs)?;
-    let sk = sm2::SecretKey::random(&mut OsRng);
+    let sk = sm2::SecretKey::random(&mut UnwrapErr(SysRng));
     let pki = keys::sm2_pkcs8(&sk)?;
     let scheme = match a.pbe.unwrap_or_default() {
         Pbe::Gmssl => sm2::Pbes2::GmSsl,
@@ -52,7 +53,7 @@ fn keygen(a: &Sm2Keygen) -> Result<()> {
     };
     let encrypted = pw
         .map(|pw| {
-            sk.to_pkcs8_encrypted_der_as(&mut OsRng, &pw, scheme)
+            sk.to_pkcs8_encrypted_der_as(&mut UnwrapErr(SysRng), &pw, scheme)
                 .map_err(|e| lib_err("cannot encrypt the key", e))
         })
         .transpose()?;
@@ -103,7 +104,7 @@ fn sign(a: &Sm2Sign) -> Result<()> {
     let sk = keys::sm2_secret(&a.key, &a.pass)?;
     let signer = sm2::SigningKey::with_id(&sk, &id).map_err(|e| lib_err("bad ID", e))?;
     let e = prehash(signer.za(), &a.input.input)?;
-    let sig = signer.sign_prehash_with_rng(&mut OsRng, &e);
+    let sig = signer.sign_prehash_with_rng(&mut UnwrapErr(SysRng), &e);
     let bytes = match a.format {
         Sm2SigFormat::Der => sig.to_der(),
         Sm2SigFormat::Raw => sig.to_bytes().to_vec(),
@@ -169,9 +170,13 @@ fn encrypt(a: &Sm2Encrypt) -> Result<()> {
         ));
     }
     match a.format {
-        Sm2CtFormat::Der => pk.encrypt_der_in_place(&mut OsRng, &mut buf),
-        Sm2CtFormat::C1c3c2 => pk.encrypt_in_place(&mut OsRng, &mut buf, sm2::Mode::C1C3C2),
-        Sm2CtFormat::C1c2c3 => pk.encrypt_in_place(&mut OsRng, &mut buf, sm2::Mode::C1C2C3),
+        Sm2CtFormat::Der => pk.encrypt_der_in_place(&mut UnwrapErr(SysRng), &mut buf),
+        Sm2CtFormat::C1c3c2 => {
+            pk.encrypt_in_place(&mut UnwrapErr(SysRng), &mut buf, sm2::Mode::C1C3C2)
+        }
+        Sm2CtFormat::C1c2c3 => {
+            pk.encrypt_in_place(&mut UnwrapErr(SysRng), &mut buf, sm2::Mode::C1C2C3)
+        }
     }
     .map_err(|e| lib_err("encryption failed", e))?;
     outs.commit(&[(&buf, a.out.encoding)])

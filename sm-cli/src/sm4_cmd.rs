@@ -8,7 +8,8 @@
 use std::io::Write;
 
 use cbc::cipher::{
-    BlockDecryptMut, BlockEncrypt, BlockEncryptMut, InnerIvInit, KeyInit, KeyIvInit, StreamCipher,
+    BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, InnerIvInit, KeyInit, KeyIvInit,
+    StreamCipher,
 };
 use ghash::universal_hash::UniversalHash;
 use sm4_ct::Sm4;
@@ -133,16 +134,20 @@ pub struct Gcm {
 impl Engine {
     pub fn new(mode: Sm4Mode, decrypt: bool, key: &[u8; 16], iv: &[u8], aad: &[u8]) -> Self {
         let pending = || Zeroizing::new(Vec::with_capacity(2 * BLOCK));
+        // The caller checked the length: 16 bytes (12 for GCM).
+        let iv16 = || <&[u8; 16]>::try_from(iv).expect("a 16-byte IV");
         match (mode, decrypt) {
             (Sm4Mode::Cbc, false) => Engine::CbcEnc(
-                Box::new(cbc::Encryptor::new(key.into(), iv.into())),
+                Box::new(cbc::Encryptor::new(key.into(), iv16().into())),
                 pending(),
             ),
             (Sm4Mode::Cbc, true) => Engine::CbcDec(
-                Box::new(cbc::Decryptor::new(key.into(), iv.into())),
+                Box::new(cbc::Decryptor::new(key.into(), iv16().into())),
                 pending(),
             ),
-            (Sm4Mode::Ctr, _) => Engine::Ctr(Box::new(ctr::Ctr128BE::new(key.into(), iv.into()))),
+            (Sm4Mode::Ctr, _) => {
+                Engine::Ctr(Box::new(ctr::Ctr128BE::new(key.into(), iv16().into())))
+            }
             (Sm4Mode::Gcm, _) => {
                 let cipher = Sm4::new(key.into());
                 let mut h = Zeroizing::new([0u8; 16]);
@@ -176,7 +181,7 @@ impl Engine {
                 let n = pending.len() / BLOCK * BLOCK;
                 for b in pending[..n].chunks_exact(BLOCK) {
                     let mut block = *<&[u8; 16]>::try_from(b).expect("a block");
-                    c.encrypt_block_mut((&mut block).into());
+                    c.encrypt_block((&mut block).into());
                     out.extend_from_slice(&block);
                 }
                 pending.drain(..n);
@@ -187,7 +192,7 @@ impl Engine {
                 let n = pending.len().saturating_sub(1) / BLOCK * BLOCK;
                 for b in pending[..n].chunks_exact(BLOCK) {
                     let mut block = Zeroizing::new(*<&[u8; 16]>::try_from(b).expect("a block"));
-                    c.decrypt_block_mut((&mut *block).into());
+                    c.decrypt_block((&mut *block).into());
                     out.extend_from_slice(&*block);
                 }
                 pending.drain(..n);
@@ -209,7 +214,7 @@ impl Engine {
                 let pad = BLOCK - pending.len();
                 let mut block = [pad as u8; 16];
                 block[..pending.len()].copy_from_slice(&pending);
-                c.encrypt_block_mut((&mut block).into());
+                c.encrypt_block((&mut block).into());
                 out.extend_from_slice(&block);
                 Ok(())
             }
@@ -225,7 +230,7 @@ impl Engine {
                 }
                 let mut block = Zeroizing::new([0u8; 16]);
                 block.copy_from_slice(&pending);
-                c.decrypt_block_mut((&mut *block).into());
+                c.decrypt_block((&mut *block).into());
                 let n = unpad(&block).ok_or_else(bad)?;
                 out.extend_from_slice(&block[..BLOCK - n]);
                 Ok(())
@@ -256,7 +261,8 @@ impl Gcm {
     fn hash_blocks(&mut self, keep: usize) {
         let n = self.pending.len().saturating_sub(keep) / BLOCK * BLOCK;
         for b in self.pending[..n].chunks_exact(BLOCK) {
-            self.ghash.update(&[*ghash::Block::from_slice(b)]);
+            self.ghash
+                .update(&[ghash::Block::try_from(b).expect("a block")]);
         }
         self.pending.drain(..n);
     }

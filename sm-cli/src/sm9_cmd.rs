@@ -1,7 +1,8 @@
 //! `smtool sm9 …`: identity-based keys, signatures, encryption and KEM (GM/T 0044), in
 //! GmSSL's DER / PEM forms.
 
-use rand_core::OsRng;
+use getrandom::SysRng;
+use rand_core::UnwrapErr;
 use zeroize::Zeroizing;
 
 use crate::cli::{
@@ -123,14 +124,16 @@ fn setup(a: &Sm9Setup) -> Result<()> {
     let (key, label, mpk_der) = if a.sign {
         let kgc = match &secret {
             Some(ks) => sm9::SignMasterKey::from_bytes(ks).map_err(bad_secret)?,
-            None => sm9::SignMasterKey::generate(&mut OsRng),
+            None => sm9::SignMasterKey::generate(&mut UnwrapErr(SysRng)),
         };
         (
             key_bytes(
                 fmt,
                 kgc.to_pkcs8_der().map_err(enc_err),
-                pw.as_ref()
-                    .map(|pw| kgc.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+                pw.as_ref().map(|pw| {
+                    kgc.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
+                        .map_err(enc_err)
+                }),
             )?,
             sm9::PEM_SIGN_MASTER_PUBLIC_KEY,
             kgc.public_key().to_der().map_err(enc_err)?,
@@ -138,14 +141,16 @@ fn setup(a: &Sm9Setup) -> Result<()> {
     } else {
         let kgc = match &secret {
             Some(ke) => sm9::EncMasterKey::from_bytes(ke).map_err(bad_secret)?,
-            None => sm9::EncMasterKey::generate(&mut OsRng),
+            None => sm9::EncMasterKey::generate(&mut UnwrapErr(SysRng)),
         };
         (
             key_bytes(
                 fmt,
                 kgc.to_pkcs8_der().map_err(enc_err),
-                pw.as_ref()
-                    .map(|pw| kgc.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+                pw.as_ref().map(|pw| {
+                    kgc.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
+                        .map_err(enc_err)
+                }),
             )?,
             sm9::PEM_ENC_MASTER_PUBLIC_KEY,
             kgc.public_key().to_der().map_err(enc_err)?,
@@ -186,9 +191,10 @@ fn extract(a: &Sm9Extract) -> Result<()> {
             key_bytes(
                 fmt,
                 k.to_pkcs8_der().map_err(enc_err),
-                out_pw
-                    .as_ref()
-                    .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+                out_pw.as_ref().map(|pw| {
+                    k.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
+                        .map_err(enc_err)
+                }),
             )?
         }
         Sm9Master::Enc(kgc) if a.exchange => {
@@ -196,9 +202,10 @@ fn extract(a: &Sm9Extract) -> Result<()> {
             key_bytes(
                 fmt,
                 k.to_pkcs8_der().map_err(enc_err),
-                out_pw
-                    .as_ref()
-                    .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+                out_pw.as_ref().map(|pw| {
+                    k.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
+                        .map_err(enc_err)
+                }),
             )?
         }
         Sm9Master::Enc(kgc) => {
@@ -206,9 +213,10 @@ fn extract(a: &Sm9Extract) -> Result<()> {
             key_bytes(
                 fmt,
                 k.to_pkcs8_der().map_err(enc_err),
-                out_pw
-                    .as_ref()
-                    .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+                out_pw.as_ref().map(|pw| {
+                    k.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
+                        .map_err(enc_err)
+                }),
             )?
         }
     };
@@ -241,7 +249,7 @@ fn sign(a: &Sm9Sign) -> Result<()> {
     io::stream(&a.input.input, |c| {
         signer.update(c);
     })?;
-    let sig = signer.sign(&mut OsRng);
+    let sig = signer.sign(&mut UnwrapErr(SysRng));
     let bytes = match a.format {
         Sm9SigFormat::Der => sig
             .to_der()
@@ -320,9 +328,11 @@ fn encrypt(a: &Sm9Encrypt) -> Result<()> {
     let master = mpk.prepare();
     match a.format {
         Sm9CtFormat::Der => {
-            sm9::encrypt_der_in_place(&master, &id, &mut buf, mode, mac, &mut OsRng)
+            sm9::encrypt_der_in_place(&master, &id, &mut buf, mode, mac, &mut UnwrapErr(SysRng))
         }
-        Sm9CtFormat::Raw => sm9::encrypt_in_place(&master, &id, &mut buf, mode, mac, &mut OsRng),
+        Sm9CtFormat::Raw => {
+            sm9::encrypt_in_place(&master, &id, &mut buf, mode, mac, &mut UnwrapErr(SysRng))
+        }
     }
     .map_err(|e| lib_err("encryption failed", e))?;
     outs.commit(&[(&buf, a.out.encoding)])
@@ -430,7 +440,7 @@ fn encap(a: &Sm9Encap) -> Result<()> {
     ])?;
     let id = a.id.bytes(None)?;
     let mpk = keys::sm9_enc_mpk(&a.mpk)?;
-    let (k, c) = sm9::encapsulate(&mpk.prepare(), &id, a.len, &mut OsRng)
+    let (k, c) = sm9::encapsulate(&mpk.prepare(), &id, a.len, &mut UnwrapErr(SysRng))
         .map_err(|e| lib_err("encapsulation failed", e))?;
     let c_bytes = match a.format {
         Sm9KemFormat::Der => c

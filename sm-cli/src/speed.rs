@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use rand_core::OsRng;
+use getrandom::SysRng;
+use rand_core::UnwrapErr;
 
 use crate::cli::{SpeedAlg, SpeedArgs};
 use crate::error::{Error, Result};
@@ -42,30 +43,30 @@ pub fn run(a: &SpeedArgs) -> Result<()> {
     };
     let data = vec![0x5au8; BUF];
     let msg = b"smtool speed";
-    let sm2_sk = sm2::SecretKey::random(&mut OsRng);
+    let sm2_sk = sm2::SecretKey::random(&mut UnwrapErr(SysRng));
     let sm2_pk = *sm2_sk.public_key();
     let signer = sm2::SigningKey::with_id(&sm2_sk, sm2::DEFAULT_ID).expect("default ID");
     let verifier = sm2::VerifyingKey::with_id(&sm2_pk, sm2::DEFAULT_ID).expect("default ID");
     let e = [7u8; 32];
-    let sm2_sig = signer.sign_prehash_with_rng(&mut OsRng, &e);
+    let sm2_sig = signer.sign_prehash_with_rng(&mut UnwrapErr(SysRng), &e);
     let sm2_ct = sm2_pk
-        .encrypt_der(&mut OsRng, msg)
+        .encrypt_der(&mut UnwrapErr(SysRng), msg)
         .map_err(|e| Error::Input(format!("SM2 encryption: {e}")))?;
-    let kgc_s = sm9::SignMasterKey::generate(&mut OsRng);
+    let kgc_s = sm9::SignMasterKey::generate(&mut UnwrapErr(SysRng));
     let mpk_s = kgc_s.public_key().prepare();
     let user_s = kgc_s
         .extract(b"alice")
         .map_err(|e| Error::Input(format!("SM9: {e}")))?;
-    let sm9_sig = sm9::sign(&user_s, &mpk_s, msg, &mut OsRng)
+    let sm9_sig = sm9::sign(&user_s, &mpk_s, msg, &mut UnwrapErr(SysRng))
         .map_err(|e| Error::Input(format!("SM9: {e}")))?;
-    let kgc_e = sm9::EncMasterKey::generate(&mut OsRng);
+    let kgc_e = sm9::EncMasterKey::generate(&mut UnwrapErr(SysRng));
     let mpk_e = kgc_e.public_key().prepare();
     let user_e = kgc_e
         .extract(b"bob")
         .map_err(|e| Error::Input(format!("SM9: {e}")))?
         .prepare();
     let (mode, mac) = (sm9::EncryptionMode::KdfStream, sm9::MacMode::Sm3);
-    let sm9_ct = sm9::encrypt(&mpk_e, b"bob", msg, mode, mac, &mut OsRng)
+    let sm9_ct = sm9::encrypt(&mpk_e, b"bob", msg, mode, mac, &mut UnwrapErr(SysRng))
         .map_err(|e| Error::Input(format!("SM9: {e}")))?;
 
     let mut out = String::from("algorithm          ops/s        MB/s\n");
@@ -94,7 +95,7 @@ pub fn run(a: &SpeedArgs) -> Result<()> {
             SpeedAlg::Sm2Sign => (
                 "sm2 sign",
                 rate(time, || {
-                    black_box(signer.sign_prehash_with_rng(&mut OsRng, &e));
+                    black_box(signer.sign_prehash_with_rng(&mut UnwrapErr(SysRng), &e));
                 }),
                 0,
             ),
@@ -108,7 +109,7 @@ pub fn run(a: &SpeedArgs) -> Result<()> {
             SpeedAlg::Sm2Encrypt => (
                 "sm2 encrypt",
                 rate(time, || {
-                    black_box(sm2_pk.encrypt_der(&mut OsRng, msg).is_ok());
+                    black_box(sm2_pk.encrypt_der(&mut UnwrapErr(SysRng), msg).is_ok());
                 }),
                 0,
             ),
@@ -122,7 +123,7 @@ pub fn run(a: &SpeedArgs) -> Result<()> {
             SpeedAlg::Sm9Sign => (
                 "sm9 sign",
                 rate(time, || {
-                    black_box(sm9::sign(&user_s, &mpk_s, msg, &mut OsRng).is_ok());
+                    black_box(sm9::sign(&user_s, &mpk_s, msg, &mut UnwrapErr(SysRng)).is_ok());
                 }),
                 0,
             ),
@@ -136,7 +137,10 @@ pub fn run(a: &SpeedArgs) -> Result<()> {
             SpeedAlg::Sm9Encrypt => (
                 "sm9 encrypt",
                 rate(time, || {
-                    black_box(sm9::encrypt(&mpk_e, b"bob", msg, mode, mac, &mut OsRng).is_ok());
+                    black_box(
+                        sm9::encrypt(&mpk_e, b"bob", msg, mode, mac, &mut UnwrapErr(SysRng))
+                            .is_ok(),
+                    );
                 }),
                 0,
             ),

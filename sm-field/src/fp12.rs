@@ -19,7 +19,7 @@
 
 use core::fmt;
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
@@ -490,7 +490,7 @@ impl<B: Backend> Fp12<B> {
     }
 
     /// A uniformly random element.
-    pub fn random(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn random(rng: &mut impl CryptoRng) -> Self {
         Self {
             c0: Fp4::random(rng),
             c1: Fp4::random(rng),

@@ -6,7 +6,7 @@
 
 use core::fmt;
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
@@ -334,7 +334,7 @@ impl<B: Backend> Fp2<B> {
     }
 
     /// A uniformly random element.
-    pub fn random(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn random(rng: &mut impl CryptoRng) -> Self {
         Self {
             c0: Fp::random(rng),
             c1: Fp::random(rng),
@@ -483,7 +483,7 @@ impl<B: Backend> Field for Fp2<B> {
     fn sqrt(&self) -> CtOption<Self> {
         Fp2::sqrt(self)
     }
-    fn random(rng: &mut impl CryptoRngCore) -> Self {
+    fn random(rng: &mut impl CryptoRng) -> Self {
         Fp2::random(rng)
     }
     fn write_bytes(&self, out: &mut [u8]) {

@@ -8,7 +8,7 @@
 
 use core::fmt;
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
@@ -292,7 +292,7 @@ impl<B: Backend> Fp4<B> {
     }
 
     /// A uniformly random element.
-    pub fn random(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn random(rng: &mut impl CryptoRng) -> Self {
         Self {
             c0: Fp2::random(rng),
             c1: Fp2::random(rng),

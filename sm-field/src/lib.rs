@@ -37,6 +37,7 @@ pub(crate) mod fp2;
 mod fp4;
 mod inversion;
 mod modulus;
+mod rng;
 
 pub use backend::u64::U64;
 pub use backend::Backend;
@@ -51,6 +52,7 @@ pub use modulus::{
     limbs_from_be_hex, mont_mul_const, neg_inv64, to_mont_const, Modulus, Shape, Sm2N, Sm2P, Sm9N,
     Sm9P,
 };
+pub use rng::RecordingRng;
 
 #[cfg(all(
     any(target_arch = "x86_64", target_arch = "aarch64"),

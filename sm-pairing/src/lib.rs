@@ -13,6 +13,9 @@
 //!   conjugation, constant-time exponentiation, `pow_vartime`, fixed-base tables [`GtTable`], and
 //!   the 384-byte GM/T 0044 encoding.
 //!
+//! With the `research` feature, [`research`] traces the Miller loop step by step and the final
+//! exponentiation's intermediates, for debugging against another implementation.
+//!
 //! Every function is constant time in the points and the GT values (lines use projective
 //! formulas without inversions and without branches; identities are handled with `subtle`
 //! selections). Points must lie in G1 / G2 (checked by the caller when decoding).
@@ -21,12 +24,15 @@
 
 extern crate alloc;
 
+mod cyclotomic;
 mod exponent;
 mod final_exp;
 mod gt;
 mod lines;
 mod miller;
 mod points;
+#[cfg(feature = "research")]
+pub mod research;
 
 pub use final_exp::final_exponentiation;
 pub use gt::{Gt, GtDecodeError, GtTable};

@@ -17,10 +17,10 @@ fn benches(c: &mut Criterion) {
     let vk = VerifyingKey::new(sk.public_key());
     let vk_table = vk.clone().with_precomputed_table();
     let msg = [0x5au8; 32];
-    let sig = signer.sign(&mut rng, &msg);
+    let sig = signer.sign_with_rng(&mut rng, &msg);
     let mut g = c.benchmark_group("sm2");
     g.bench_function("keygen", |b| b.iter(|| SecretKey::random(&mut rng)));
-    g.bench_function("sign", |b| b.iter(|| signer.sign(&mut rng, &msg)));
+    g.bench_function("sign", |b| b.iter(|| signer.sign_with_rng(&mut rng, &msg)));
     g.bench_function("sign_deterministic", |b| {
         b.iter(|| signer.sign_deterministic(&msg))
     });

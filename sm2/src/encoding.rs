@@ -12,8 +12,8 @@ use alloc::vec::Vec;
 use der::asn1::{AnyRef, BitStringRef, Null, ObjectIdentifier, OctetStringRef};
 use der::pem::LineEnding;
 use der::{Decode, Encode, Sequence};
-use pkcs8::{AlgorithmIdentifierRef, EncodePrivateKey, PrivateKeyInfo, SecretDocument};
-use rand_core::CryptoRngCore;
+use pkcs8::{AlgorithmIdentifierRef, EncodePrivateKey, PrivateKeyInfoRef, SecretDocument};
+use rand_core::CryptoRng;
 use sec1::{EcParameters, EcPrivateKey};
 use sm_field::Backend;
 use spki::{Document, EncodePublicKey, SubjectPublicKeyInfoRef};
@@ -90,26 +90,32 @@ impl Cbc {
     }
 
     fn encrypt(self, key: &[u8], iv: &[u8; 16], data: &[u8]) -> Vec<u8> {
-        use cbc::cipher::{block_padding::Pkcs7, BlockEncryptMut, KeyIvInit};
+        use cbc::cipher::{block_padding::Pkcs7, BlockModeEncrypt, KeyIvInit};
         match self {
-            Cbc::Sm4 => cbc::Encryptor::<sm4_ct::Sm4>::new(key.into(), iv.into())
-                .encrypt_padded_vec_mut::<Pkcs7>(data),
-            Cbc::Aes128 => cbc::Encryptor::<aes::Aes128>::new(key.into(), iv.into())
-                .encrypt_padded_vec_mut::<Pkcs7>(data),
-            Cbc::Aes256 => cbc::Encryptor::<aes::Aes256>::new(key.into(), iv.into())
-                .encrypt_padded_vec_mut::<Pkcs7>(data),
+            Cbc::Sm4 => cbc::Encryptor::<sm4_ct::Sm4>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .encrypt_padded_vec::<Pkcs7>(data),
+            Cbc::Aes128 => cbc::Encryptor::<aes::Aes128>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .encrypt_padded_vec::<Pkcs7>(data),
+            Cbc::Aes256 => cbc::Encryptor::<aes::Aes256>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .encrypt_padded_vec::<Pkcs7>(data),
         }
     }
 
     fn decrypt(self, key: &[u8], iv: &[u8; 16], data: &[u8]) -> Result<Vec<u8>, Error> {
-        use cbc::cipher::{block_padding::Pkcs7, BlockDecryptMut, KeyIvInit};
+        use cbc::cipher::{block_padding::Pkcs7, BlockModeDecrypt, KeyIvInit};
         match self {
-            Cbc::Sm4 => cbc::Decryptor::<sm4_ct::Sm4>::new(key.into(), iv.into())
-                .decrypt_padded_vec_mut::<Pkcs7>(data),
-            Cbc::Aes128 => cbc::Decryptor::<aes::Aes128>::new(key.into(), iv.into())
-                .decrypt_padded_vec_mut::<Pkcs7>(data),
-            Cbc::Aes256 => cbc::Decryptor::<aes::Aes256>::new(key.into(), iv.into())
-                .decrypt_padded_vec_mut::<Pkcs7>(data),
+            Cbc::Sm4 => cbc::Decryptor::<sm4_ct::Sm4>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .decrypt_padded_vec::<Pkcs7>(data),
+            Cbc::Aes128 => cbc::Decryptor::<aes::Aes128>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .decrypt_padded_vec::<Pkcs7>(data),
+            Cbc::Aes256 => cbc::Decryptor::<aes::Aes256>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .decrypt_padded_vec::<Pkcs7>(data),
         }
         .map_err(|_| Error::Decryption)
     }
@@ -215,9 +221,9 @@ impl<B: Backend> SecretKey<B> {
     /// (OpenSSL omits them, GmSSL writes them).
     fn pkcs8_der(&self, inner_params: bool) -> Result<SecretDocument, Error> {
         let inner = self.ec_private_key_der(inner_params)?;
-        let pki = PrivateKeyInfo {
+        let pki = PrivateKeyInfoRef {
             algorithm: algorithm(),
-            private_key: &inner,
+            private_key: OctetStringRef::new(&inner).map_err(|_| Error::Encoding)?,
             public_key: None,
         };
         SecretDocument::encode_msg(&pki).map_err(|_| Error::Encoding)
@@ -236,7 +242,7 @@ impl<B: Backend> SecretKey<B> {
     /// writes what OpenSSL reads.
     pub fn to_pkcs8_encrypted_der(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         password: &[u8],
     ) -> Result<Vec<u8>, Error> {
         self.to_pkcs8_encrypted_der_as(rng, password, Pbes2::GmSsl)
@@ -246,7 +252,7 @@ impl<B: Backend> SecretKey<B> {
     /// PBKDF2 iterations, random 16-byte salt and IV).
     pub fn to_pkcs8_encrypted_der_as(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         password: &[u8],
         scheme: Pbes2,
     ) -> Result<Vec<u8>, Error> {
@@ -323,7 +329,7 @@ impl<B: Backend> SecretKey<B> {
     /// PEM (`ENCRYPTED PRIVATE KEY`) form of [`SecretKey::to_pkcs8_encrypted_der`].
     pub fn to_pkcs8_encrypted_pem(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         password: &[u8],
         line_ending: LineEnding,
     ) -> Result<String, Error> {
@@ -333,7 +339,7 @@ impl<B: Backend> SecretKey<B> {
     /// PEM (`ENCRYPTED PRIVATE KEY`) form of [`SecretKey::to_pkcs8_encrypted_der_as`].
     pub fn to_pkcs8_encrypted_pem_as(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         password: &[u8],
         scheme: Pbes2,
         line_ending: LineEnding,
@@ -357,7 +363,7 @@ impl<B: Backend> SecretKey<B> {
     /// (`ct-check/declassified.txt`).
     #[inline(never)]
     fn from_decrypted_pkcs8(plain: Zeroizing<Vec<u8>>) -> Result<Self, Error> {
-        let pki = PrivateKeyInfo::from_der(&plain).map_err(|_| Error::Decryption)?;
+        let pki = PrivateKeyInfoRef::from_der(&plain).map_err(|_| Error::Decryption)?;
         Self::try_from_pki(&pki).map_err(|_| Error::Decryption)
     }
 
@@ -370,9 +376,9 @@ impl<B: Backend> SecretKey<B> {
         Self::from_pkcs8_encrypted_der(&der, password)
     }
 
-    fn try_from_pki(pki: &PrivateKeyInfo<'_>) -> Result<Self, Error> {
+    fn try_from_pki(pki: &PrivateKeyInfoRef<'_>) -> Result<Self, Error> {
         check_algorithm(&pki.algorithm)?;
-        let k = strict_ec_private_key(pki.private_key)?;
+        let k = strict_ec_private_key(pki.private_key.as_bytes())?;
         Self::from_ec_private_key(&k)
     }
 }
@@ -386,7 +392,7 @@ impl<B: Backend> SecretKey<B> {
 /// [`MAX_PBKDF2_ITERATIONS`] give [`Error::Encoding`] before any work.
 pub fn decrypt_pkcs8_der(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
     let plain = pbes2_decrypt(der, password)?;
-    PrivateKeyInfo::from_der(&plain).map_err(|_| Error::Decryption)?;
+    PrivateKeyInfoRef::from_der(&plain).map_err(|_| Error::Decryption)?;
     Ok(plain)
 }
 
@@ -433,7 +439,7 @@ pub fn is_pbes2_encrypted(der: &[u8]) -> bool {
     #[derive(Sequence)]
     struct Outer<'a> {
         alg: AlgorithmIdentifierRef<'a>,
-        data: OctetStringRef<'a>,
+        data: &'a OctetStringRef,
     }
     Outer::from_der(der).is_ok_and(|o| o.alg.oid == PBES2_OID)
 }
@@ -464,7 +470,7 @@ struct PrfAlg {
 
 #[derive(Sequence)]
 struct Pbkdf2Params<'a> {
-    salt: OctetStringRef<'a>,
+    salt: &'a OctetStringRef,
     iteration_count: u32,
     key_length: Option<u16>,
     prf: Option<PrfAlg>,
@@ -479,7 +485,7 @@ struct KdfAlg<'a> {
 #[derive(Sequence)]
 struct EncScheme<'a> {
     oid: ObjectIdentifier,
-    iv: OctetStringRef<'a>,
+    iv: &'a OctetStringRef,
 }
 
 #[derive(Sequence)]
@@ -497,13 +503,13 @@ struct Pbes2Alg<'a> {
 #[derive(Sequence)]
 struct EncryptedPki<'a> {
     alg: Pbes2Alg<'a>,
-    data: OctetStringRef<'a>,
+    data: &'a OctetStringRef,
 }
 
-impl<B: Backend> TryFrom<PrivateKeyInfo<'_>> for SecretKey<B> {
+impl<B: Backend> TryFrom<PrivateKeyInfoRef<'_>> for SecretKey<B> {
     type Error = pkcs8::Error;
-    fn try_from(pki: PrivateKeyInfo<'_>) -> Result<Self, pkcs8::Error> {
-        Self::try_from_pki(&pki).map_err(|_| pkcs8::Error::KeyMalformed)
+    fn try_from(pki: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
+        Self::try_from_pki(&pki).map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))
     }
 }
 
@@ -511,7 +517,7 @@ impl<B: Backend> EncodePrivateKey for SecretKey<B> {
     /// PKCS#8 in OpenSSL's layout (inner ECPrivateKey with the public key, without parameters).
     fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
         self.pkcs8_der(false)
-            .map_err(|_| pkcs8::Error::KeyMalformed)
+            .map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))
     }
 }
 

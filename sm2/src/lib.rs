@@ -10,10 +10,10 @@
 //! # Signatures
 //! ```
 //! use sm2::{SecretKey, SigningKey, VerifyingKey};
-//! let mut rng = rand_core::OsRng;
+//! let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
 //! let sk = SecretKey::random(&mut rng);
 //! let signer = SigningKey::new(&sk); // default ID "1234567812345678"
-//! let sig = signer.sign(&mut rng, b"message");
+//! let sig = signer.sign_with_rng(&mut rng, b"message"); // random nonce
 //! let verifier = VerifyingKey::new(sk.public_key());
 //! assert!(verifier.verify(b"message", &sig).is_ok());
 //! assert!(verifier.verify(b"other", &sig).is_err());
@@ -24,7 +24,7 @@
 //! # Encryption
 //! ```
 //! use sm2::{Mode, SecretKey};
-//! let mut rng = rand_core::OsRng;
+//! let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
 //! let sk = SecretKey::random(&mut rng);
 //! let ct = sk.public_key().encrypt(&mut rng, b"secret", Mode::C1C3C2).unwrap();
 //! assert_eq!(sk.decrypt(&ct, Mode::C1C3C2).unwrap().as_slice(), b"secret");
@@ -36,7 +36,7 @@
 //! ```
 //! use sm2::exchange::{Initiator, Responder};
 //! use sm2::SecretKey;
-//! let mut rng = rand_core::OsRng;
+//! let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
 //! let (a, b) = (SecretKey::random(&mut rng), SecretKey::random(&mut rng));
 //! let alice = Initiator::new(&a, b"alice", b.public_key(), b"bob").unwrap();
 //! let bob = Responder::new(&b, b"bob", a.public_key(), b"alice").unwrap();
@@ -51,7 +51,7 @@
 //! ```
 //! use sm2::SecretKey;
 //! use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
-//! let sk = SecretKey::random(&mut rand_core::OsRng);
+//! let sk = SecretKey::random(&mut rand_core::UnwrapErr(getrandom::SysRng));
 //! let pem = sk.to_pkcs8_pem(LineEnding::LF).unwrap();
 //! let back = SecretKey::from_pkcs8_pem(&pem).unwrap();
 //! assert_eq!(back.to_bytes(), sk.to_bytes());

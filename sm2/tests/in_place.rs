@@ -3,7 +3,7 @@
 //! to the `Ciphertext` encodings, the GB/T 32918.5 known answers decrypt in place, and every
 //! tampered or malformed ciphertext is the opaque error with the buffer emptied.
 
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sm2::{Ciphertext, Error, Mode, SecretKey};
 use sm_testvectors::hex_at;

@@ -231,7 +231,10 @@ suite!(default_backend, sm_field::DefaultBackend);
 suite!(u32_backend, sm_field::U32);
 #[cfg(feature = "all-backends")]
 suite!(u64_backend, sm_field::U64);
-#[cfg(all(feature = "all-backends", target_arch = "x86_64"))]
+#[cfg(all(
+    feature = "all-backends",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 suite!(asm_backend, sm_field::Asm);
 
 #[test]
@@ -289,5 +292,24 @@ fn openssl_generated_values() {
             .unwrap()
             .as_slice(),
         pt
+    );
+}
+
+/// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
+#[test]
+fn backend_suites_compiled() {
+    sm_testvectors::expect_backends(
+        "sm2 kat",
+        &[
+            #[cfg(feature = "all-backends")]
+            "u64",
+            #[cfg(feature = "all-backends")]
+            "u32",
+            #[cfg(all(
+                feature = "all-backends",
+                any(target_arch = "x86_64", target_arch = "aarch64")
+            ))]
+            "asm",
+        ],
     );
 }

@@ -70,7 +70,7 @@ fn signatures_both_directions() {
         }
         // Ours → OpenSSL.
         let signer = SigningKey::with_id(&sk, id).unwrap();
-        let sig = signer.sign(&mut rng, msg.as_bytes());
+        let sig = signer.sign_with_rng(&mut rng, msg.as_bytes());
         std::fs::write(dir.join("sig"), sig.to_der()).unwrap();
         let mut args = vec![
             "pkeyutl", "-verify", "-rawin", "-digest", "sm3", "-pubin", "-inkey", "pub.pem", "-in",

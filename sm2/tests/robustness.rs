@@ -219,7 +219,7 @@ fn signature_traits_and_nonces() {
     let d = sk.sign_hedged(&mut rng, b"msg");
     assert_ne!(c, d);
     assert_ne!(a, c);
-    for s in [a, c, d, sk.sign(&mut rng, b"msg")] {
+    for s in [a, c, d, sk.sign_with_rng(&mut rng, b"msg")] {
         Verifier::verify(&vk, b"msg", &s).unwrap();
         assert!(Verifier::verify(&vk, b"msG", &s).is_err());
     }

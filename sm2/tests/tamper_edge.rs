@@ -833,7 +833,7 @@ proptest! {
         let sk = SecretKey::random(&mut rng);
         let signer = SigningKey::with_id(&sk, &id).unwrap();
         let vk = VerifyingKey::with_id(sk.public_key(), &id).unwrap();
-        let sig = signer.sign(&mut rng, &msg);
+        let sig = signer.sign_with_rng(&mut rng, &msg);
         prop_assert!(vk.verify(&msg, &sig).is_ok());
         match Signature::from_bytes(&corrupt(&sig.to_bytes(), pos, xor)) {
             Ok(s) => prop_assert_eq!(vk.verify(&msg, &s), Err(Error::Verification)),

@@ -22,7 +22,7 @@
 //! assert_eq!(h.finalize()[..], digest);
 //! ```
 //!
-//! [`Sm3`] is the RustCrypto [`digest`] 0.10 `CoreWrapper` over [`Sm3Core`], so generic code
+//! [`Sm3`] is the RustCrypto [`digest`] 0.11 buffered wrapper over [`Sm3Core`], so generic code
 //! and `hmac::Hmac<Sm3>` work:
 //!
 //! ```
@@ -39,7 +39,7 @@
 //! # HMAC-SM3
 //!
 //! ```
-//! use sm3::hmac::Mac;
+//! use sm3::hmac::{KeyInit, Mac};
 //! let tag = sm3::hmac_sm3(b"key", b"message");
 //!
 //! let mut mac = sm3::HmacSm3::new_from_slice(b"key").unwrap();

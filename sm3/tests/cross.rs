@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rustcrypto_sm3::Digest as _;
 
@@ -39,14 +39,14 @@ fn thousand_random_messages_against_rustcrypto_sm3() {
 
 #[test]
 fn hmac_against_hmac_over_rustcrypto_sm3() {
-    use sm3::hmac::{Hmac, Mac};
+    use sm3::hmac::{Hmac, KeyInit, Mac};
     let mut rng = ChaCha20Rng::seed_from_u64(7);
     for _ in 0..200 {
         let mut key = vec![0u8; (rng.next_u32() % 150) as usize];
         let mut msg = vec![0u8; (rng.next_u32() % 3000) as usize];
         rng.fill_bytes(&mut key);
         rng.fill_bytes(&mut msg);
-        let mut theirs = <Hmac<rustcrypto_sm3::Sm3> as Mac>::new_from_slice(&key).unwrap();
+        let mut theirs = <Hmac<rustcrypto_sm3::Sm3> as KeyInit>::new_from_slice(&key).unwrap();
         theirs.update(&msg);
         assert_eq!(
             sm3::hmac_sm3(&key, &msg).as_slice(),

@@ -2,7 +2,7 @@
 //! HMAC-SM3 incl. Wycheproof invalid cases, GmSSL SM3 cases) and KDF outputs from the SM2 / SM9
 //! standard examples. Every digest is also checked through each other entry point.
 
-use sm3::hmac::Mac;
+use sm3::hmac::{KeyInit, Mac};
 use sm3::{Digest, HmacSm3, Sm3};
 use sm_testvectors::{hex, hex_at, sm2_sm3};
 
@@ -187,6 +187,30 @@ fn kdf_sm2_key_exchange_annex_a() {
     let p = |k: &str| hex_at(&v, &format!("/sm2_kx_test_curve/{k}"));
     let (xv, yv, za, zb, k) = (p("xV"), p("yV"), p("ZA"), p("ZB"), p("K"));
     kdf_both_ways(&[&xv, &yv, &za, &zb], &k, "SM2 key exchange");
+}
+
+#[test]
+fn sm2_key_exchange_confirmation_tags_annex_a() {
+    // GB/T 32918.3 Annex A (BouncyCastle's SM2KeyExchangeTest values): SB = S1 =
+    // SM3(0x02 ‖ yV ‖ SM3(xV ‖ ZA ‖ ZB ‖ x1 ‖ y1 ‖ x2 ‖ y2)), SA = S2 the same with 0x03. The
+    // formula the sm2 crate and its gmalg interop test (sm2/tests/interop_py.rs) use.
+    let v = sm2_sm3();
+    let p = |k: &str| hex_at(&v, &format!("/sm2_kx_test_curve/{k}"));
+    let inner = sm3::hash(
+        &[
+            p("xV"),
+            p("ZA"),
+            p("ZB"),
+            p("x1"),
+            p("y1"),
+            p("x2"),
+            p("y2"),
+        ]
+        .concat(),
+    );
+    let tag = |prefix: u8| sm3::hash(&[&[prefix][..], &p("yV"), &inner].concat()).to_vec();
+    assert_eq!(tag(0x02), p("SB_equals_S1"));
+    assert_eq!(tag(0x03), p("SA_equals_S2"));
 }
 
 #[test]

@@ -70,12 +70,12 @@ type SignerKey = (Vec<u8>, Vec<u8>); // (Ppub-s encoding, ID)
 /// A batch verifier with a bounded cache of per-signer values.
 ///
 /// ```
-/// # use rand_core::OsRng;
-/// let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+/// let kgc = sm9::SignMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let alice = kgc.extract(b"Alice").unwrap();
-/// let s1 = sm9::sign(&alice, &master, b"one", &mut OsRng).unwrap();
-/// let s2 = sm9::sign(&alice, &master, b"two", &mut OsRng).unwrap();
+/// let s1 = sm9::sign(&alice, &master, b"one", &mut rng).unwrap();
+/// let s2 = sm9::sign(&alice, &master, b"two", &mut rng).unwrap();
 /// let items = [
 ///     sm9::BatchItem { master: &master, id: b"Alice", message: b"one", signature: &s1 },
 ///     sm9::BatchItem { master: &master, id: b"Alice", message: b"one", signature: &s2 },

@@ -22,8 +22,8 @@
 //! # Keys and encodings
 //!
 //! ```
-//! # use rand_core::OsRng;
-//! let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+//! let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+//! let kgc = sm9::SignMasterKey::generate(&mut rng);
 //! let pem = kgc.public_key().to_pem().unwrap(); // "SM9 SIGN MASTER PUBLIC KEY"
 //! assert_eq!(&sm9::SignMasterPublicKey::from_pem(&pem).unwrap(), kgc.public_key());
 //!
@@ -45,14 +45,14 @@
 //! # Signatures (streamed message)
 //!
 //! ```
-//! # use rand_core::OsRng;
-//! let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+//! let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+//! let kgc = sm9::SignMasterKey::generate(&mut rng);
 //! let master = kgc.public_key().prepare();
 //! let alice = kgc.extract(b"Alice").unwrap();
 //!
 //! let mut signer = sm9::Signer::new(&alice, &master).unwrap();
 //! signer.update(b"Chinese IBS ").update(b"standard");
-//! let sig = signer.sign(&mut OsRng);
+//! let sig = signer.sign(&mut rng);
 //! let der = sig.to_der().unwrap(); // SEQUENCE { h OCTET STRING, S BIT STRING }
 //!
 //! let sig = sm9::Signature::from_der(&der).unwrap();

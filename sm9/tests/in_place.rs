@@ -3,7 +3,7 @@
 //! `Ciphertext` encodings in every mode and MAC, the GM/T 0044.5 Annex D examples decrypt in
 //! place, and every tampered or malformed ciphertext is the opaque error with the buffer emptied.
 
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sm9::{Ciphertext, DecryptionKey, EncryptionMode, Error, MacMode, PreparedEncMasterPublicKey};
 use sm_testvectors::hex_at;

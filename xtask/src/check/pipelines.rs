@@ -3,7 +3,7 @@
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sm_curve::sm9::{Sm9G1Curve, Sm9G2Curve};
 use sm_curve::Jacobian;
