@@ -272,8 +272,20 @@ pub struct Sm2Keygen {
     /// cannot read; needs --out-pass-env or --out-pass-file).
     #[arg(long, value_enum)]
     pub pbe: Option<Pbe>,
+    /// PKCS#8 layout of the private key (GmSSL and OpenSSL read both).
+    #[arg(long, value_enum, default_value_t = Pkcs8Layout::Openssl)]
+    pub pkcs8_layout: Pkcs8Layout,
     #[command(flatten)]
     pub key_out: KeyOutArgs,
+}
+
+/// Where an SM2 PKCS#8 key names its curve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Pkcs8Layout {
+    /// In the AlgorithmIdentifier only, as OpenSSL writes it.
+    Openssl,
+    /// Also inside the ECPrivateKey ([0] parameters), as GmSSL writes it.
+    Gmssl,
 }
 
 /// `smtool sm2 pubkey`.

@@ -6,8 +6,8 @@ use sm3::digest::Digest as _;
 use zeroize::Zeroizing;
 
 use crate::cli::{
-    Sm2Command, Sm2CtFormat, Sm2Decrypt, Sm2Encrypt, Sm2Keygen, Sm2Pubkey, Sm2SigFormat, Sm2Sign,
-    Sm2Verify,
+    Pkcs8Layout, Sm2Command, Sm2CtFormat, Sm2Decrypt, Sm2Encrypt, Sm2Keygen, Sm2Pubkey,
+    Sm2SigFormat, Sm2Sign, Sm2Verify,
 };
 use crate::error::{quote, Error, Result};
 use crate::io::{self, Encoding};
@@ -46,14 +46,22 @@ fn keygen(a: &Sm2Keygen) -> Result<()> {
     }
     let outs = io::Outputs::plan(&outputs)?;
     let sk = sm2::SecretKey::random(&mut UnwrapErr(SysRng));
-    let pki = keys::sm2_pkcs8(&sk)?;
+    let pki = match a.pkcs8_layout {
+        Pkcs8Layout::Openssl => keys::sm2_pkcs8(&sk)?,
+        Pkcs8Layout::Gmssl => Zeroizing::new(
+            sk.to_pkcs8_der_gmssl()
+                .map_err(|e| lib_err("cannot encode the key", e))?
+                .as_bytes()
+                .to_vec(),
+        ),
+    };
     let scheme = match a.pbe.unwrap_or_default() {
         Pbe::Gmssl => sm2::Pbes2::GmSsl,
         Pbe::Openssl => sm2::Pbes2::OpenSsl,
     };
     let encrypted = pw
         .map(|pw| {
-            sk.to_pkcs8_encrypted_der_as(&mut UnwrapErr(SysRng), &pw, scheme)
+            sm2::encrypt_pkcs8_der(&mut UnwrapErr(SysRng), &pki, &pw, scheme)
                 .map_err(|e| lib_err("cannot encrypt the key", e))
         })
         .transpose()?;

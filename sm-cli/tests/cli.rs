@@ -2640,3 +2640,65 @@ fn speed_completions_and_man_page() {
         assert!(man.contains(word), "{word}: {man}");
     }
 }
+
+#[test]
+fn sm2_keygen_writes_gmssl_pkcs8_layout_on_request() {
+    let d = Dir::new();
+    ok(&[
+        "sm2",
+        "keygen",
+        "--pkcs8-layout",
+        "gmssl",
+        "--key-format",
+        "der",
+        "--out",
+        &d.s("g.der"),
+        "--pubout",
+        &d.s("g.pub"),
+    ]);
+    let der = d.read("g.der");
+    let sk = sm2::SecretKey::from_pkcs8_der(&der).unwrap();
+    assert_eq!(der, sk.to_pkcs8_der_gmssl().unwrap().as_bytes());
+    assert_ne!(
+        der,
+        sm2::pkcs8::EncodePrivateKey::to_pkcs8_der(&sk)
+            .unwrap()
+            .as_bytes()
+    );
+    let pub_pem = openssl(&["pkey", "-inform", "DER", "-in", &d.s("g.der"), "-pubout"]);
+    assert_eq!(pub_pem, ok(&["sm2", "pubkey", "--key", &d.s("g.pub")]));
+    // Encrypted (OpenSSL's PBES2): the GmSSL layout inside, and OpenSSL reads it.
+    ok_env(
+        &[
+            "sm2",
+            "keygen",
+            "--pkcs8-layout",
+            "gmssl",
+            "--out-pass-env",
+            "PW",
+            "--pbe",
+            "openssl",
+            "--out",
+            &d.s("ge.pem"),
+            "--pubout",
+            &d.s("ge.pub"),
+        ],
+        "PW",
+        "pw",
+    );
+    let (_, enc) = sm2::pkcs8::der::pem::decode_vec(&d.read("ge.pem")).unwrap();
+    let pki = sm2::decrypt_pkcs8_der(&enc, b"pw").unwrap();
+    let sk = sm2::SecretKey::from_pkcs8_der(&pki).unwrap();
+    assert_eq!(pki.as_slice(), sk.to_pkcs8_der_gmssl().unwrap().as_bytes());
+    assert_eq!(
+        openssl(&[
+            "pkey",
+            "-in",
+            &d.s("ge.pem"),
+            "-passin",
+            "pass:pw",
+            "-pubout"
+        ]),
+        d.read("ge.pub")
+    );
+}

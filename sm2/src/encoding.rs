@@ -256,11 +256,7 @@ impl<B: Backend> SecretKey<B> {
         password: &[u8],
         scheme: Pbes2,
     ) -> Result<Vec<u8>, Error> {
-        let mut salt = [0u8; 16];
-        let mut iv = [0u8; 16];
-        rng.fill_bytes(&mut salt);
-        rng.fill_bytes(&mut iv);
-        self.encrypt_pkcs8(scheme, password, &salt, &iv, PBKDF2_ITERATIONS)
+        encrypt_pkcs8_der(rng, self.pkcs8_der(false)?.as_bytes(), password, scheme)
     }
 
     /// [`SecretKey::to_pkcs8_encrypted_der`] with explicit salt, IV and iteration count
@@ -284,46 +280,8 @@ impl<B: Backend> SecretKey<B> {
         iv: &[u8; 16],
         iterations: u32,
     ) -> Result<Vec<u8>, Error> {
-        if iterations == 0 || iterations > MAX_PBKDF2_ITERATIONS {
-            return Err(Error::Encoding);
-        }
-        let (prf, cipher) = scheme.parts();
         let plain = self.pkcs8_der(false)?;
-        let key = pbkdf2(prf, password, salt, iterations, cipher.key_len());
-        let ct = cipher.encrypt(&key, iv, plain.as_bytes());
-        let e = |_| Error::Encoding;
-        let info = EncryptedPki {
-            alg: Pbes2Alg {
-                oid: PBES2_OID,
-                params: Pbes2Params {
-                    kdf: KdfAlg {
-                        oid: PBKDF2_OID,
-                        params: Pbkdf2Params {
-                            salt: OctetStringRef::new(salt).map_err(e)?,
-                            iteration_count: iterations,
-                            key_length: Some(cipher.key_len() as u16),
-                            prf: Some(PrfAlg {
-                                oid: match prf {
-                                    Prf::HmacSm3 => HMAC_SM3_OID,
-                                    Prf::HmacSha256 => HMAC_SHA256_OID,
-                                },
-                                null: match prf {
-                                    Prf::HmacSm3 => None,
-                                    // OpenSSL writes the NULL parameter of hmacWithSHA256.
-                                    Prf::HmacSha256 => Some(Null),
-                                },
-                            }),
-                        },
-                    },
-                    enc: EncScheme {
-                        oid: cipher.oid(),
-                        iv: OctetStringRef::new(iv).map_err(e)?,
-                    },
-                },
-            },
-            data: OctetStringRef::new(&ct).map_err(e)?,
-        };
-        info.to_der().map_err(e)
+        pbes2_encrypt(plain.as_bytes(), scheme, password, salt, iv, iterations)
     }
 
     /// PEM (`ENCRYPTED PRIVATE KEY`) form of [`SecretKey::to_pkcs8_encrypted_der`].
@@ -394,6 +352,73 @@ pub fn decrypt_pkcs8_der(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8
     let plain = pbes2_decrypt(der, password)?;
     PrivateKeyInfoRef::from_der(&plain).map_err(|_| Error::Decryption)?;
     Ok(plain)
+}
+
+/// PBES2 encryption (RFC 8018 §6.2.1) of any `PrivateKeyInfo` DER with the parameters of
+/// `scheme` (65536 PBKDF2 iterations, random 16-byte salt and IV): the counterpart of
+/// [`decrypt_pkcs8_der`], for keys [`SecretKey::to_pkcs8_encrypted_der_as`] does not write
+/// (GmSSL's layout from [`SecretKey::to_pkcs8_der_gmssl`], other key types).
+pub fn encrypt_pkcs8_der(
+    rng: &mut impl CryptoRng,
+    pki_der: &[u8],
+    password: &[u8],
+    scheme: Pbes2,
+) -> Result<Vec<u8>, Error> {
+    let mut salt = [0u8; 16];
+    let mut iv = [0u8; 16];
+    rng.fill_bytes(&mut salt);
+    rng.fill_bytes(&mut iv);
+    pbes2_encrypt(pki_der, scheme, password, &salt, &iv, PBKDF2_ITERATIONS)
+}
+
+/// PBES2 encryption of `plain` (a `PrivateKeyInfo`).
+fn pbes2_encrypt(
+    plain: &[u8],
+    scheme: Pbes2,
+    password: &[u8],
+    salt: &[u8],
+    iv: &[u8; 16],
+    iterations: u32,
+) -> Result<Vec<u8>, Error> {
+    if iterations == 0 || iterations > MAX_PBKDF2_ITERATIONS {
+        return Err(Error::Encoding);
+    }
+    let (prf, cipher) = scheme.parts();
+    let key = pbkdf2(prf, password, salt, iterations, cipher.key_len());
+    let ct = cipher.encrypt(&key, iv, plain);
+    let e = |_| Error::Encoding;
+    let info = EncryptedPki {
+        alg: Pbes2Alg {
+            oid: PBES2_OID,
+            params: Pbes2Params {
+                kdf: KdfAlg {
+                    oid: PBKDF2_OID,
+                    params: Pbkdf2Params {
+                        salt: OctetStringRef::new(salt).map_err(e)?,
+                        iteration_count: iterations,
+                        key_length: Some(cipher.key_len() as u16),
+                        prf: Some(PrfAlg {
+                            oid: match prf {
+                                Prf::HmacSm3 => HMAC_SM3_OID,
+                                Prf::HmacSha256 => HMAC_SHA256_OID,
+                            },
+                            null: match prf {
+                                Prf::HmacSm3 => None,
+                                // OpenSSL writes the NULL parameter of hmacWithSHA256.
+                                Prf::HmacSha256 => Some(Null),
+                            },
+                        }),
+                    },
+                },
+                enc: EncScheme {
+                    oid: cipher.oid(),
+                    iv: OctetStringRef::new(iv).map_err(e)?,
+                },
+            },
+        },
+        data: OctetStringRef::new(&ct).map_err(e)?,
+    };
+    info.to_der().map_err(e)
 }
 
 /// PBES2 decryption of an `EncryptedPrivateKeyInfo` (the plaintext is not examined).

@@ -115,6 +115,21 @@ fn decrypt_pkcs8_der_returns_the_private_key_info() {
             Error::Decryption
         );
     }
+    // Any PrivateKeyInfo (here GmSSL's layout) round-trips through encrypt_pkcs8_der.
+    let gm = sk.to_pkcs8_der_gmssl().unwrap();
+    for scheme in [Pbes2::GmSsl, Pbes2::OpenSsl] {
+        let enc = sm2::encrypt_pkcs8_der(&mut rng, gm.as_bytes(), b"pw", scheme).unwrap();
+        assert_eq!(
+            sm2::decrypt_pkcs8_der(&enc, b"pw").unwrap().as_slice(),
+            gm.as_bytes()
+        );
+        assert_eq!(
+            SecretKey::from_pkcs8_encrypted_der(&enc, b"pw")
+                .unwrap()
+                .to_bytes(),
+            sk.to_bytes()
+        );
+    }
     let over = sk
         .to_pkcs8_encrypted_der_with_params(b"pw", &[1; 16], &[2; 16], 65536)
         .unwrap();
