@@ -1,4 +1,4 @@
-//! GF(p²) = GF(p)[u]/(u² + 2) for the SM9 prime (GM/T 0044.5 §A, tower 1-2-4-12).
+//! GF(p²) = GF(p)\[u\]/(u² + 2) for the SM9 prime (GM/T 0044.5 §A, tower 1-2-4-12).
 //!
 //! An element is `c0 + c1·u`. Its 64-byte encoding is `c1 ‖ c0` (the u-coefficient first), the
 //! order of GM/T 0044, GmSSL and gmsm. −2 is a non-residue modulo p (p ≡ 5 mod 8), so the
@@ -177,7 +177,7 @@ impl<B: Backend> Fp2<B> {
         }
     }
 
-    /// Multiplication by the non-residue u (defines GF(p⁴) = GF(p²)[v]/(v² − u)):
+    /// Multiplication by the non-residue u (defines GF(p⁴) = GF(p²)\[v\]/(v² − u)):
     /// `(a0 + a1·u)·u = −2·a1 + a0·u`. Additions only.
     #[inline(always)]
     pub fn mul_by_u(&self) -> Self {

@@ -21,6 +21,7 @@
 //! let s = (a * a).sqrt().unwrap();
 //! assert!(s == a || s == -a);
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![cfg_attr(not(any(feature = "asm", sm_backend = "asm")), forbid(unsafe_code))]
 

@@ -1,7 +1,7 @@
 //! Known-answer test data for the workspace, copied from `shared/vectors` (see `data/PROVENANCE.md`).
 //!
 //! The JSON files are embedded verbatim; [`sm2_sm3`], [`sm9`] and [`gmssl`] parse them on demand, and
-//! [`hex`] / [`hex_at`] decode the hex strings they hold.
+//! [`hex()`] / [`hex_at`] decode the hex strings they hold.
 #![forbid(unsafe_code)]
 
 pub mod peers;

@@ -7,7 +7,13 @@
 //! Verification (§7.1): B1–B2 r, s ∈ [1, n−1]; B3–B4 e = H(Z_A ‖ M′); B5 t = (r + s) mod n ≠ 0;
 //! B6 (x1, y1) = s·G + t·P_A; B7 accept iff (e + x1) mod n = r.
 
-use alloc::sync::Arc;
+/// How verifying keys share their precomputed table: reference counted where the target has
+/// pointer-sized atomics; elsewhere (e.g. `thumbv6m-none-eabi`, which has no `alloc::sync`) a
+/// box, so that cloning such a key copies its table.
+#[cfg(target_has_atomic = "ptr")]
+type Shared<T> = alloc::sync::Arc<T>;
+#[cfg(not(target_has_atomic = "ptr"))]
+type Shared<T> = alloc::boxed::Box<T>;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -393,7 +399,7 @@ fn drbg_nonce<B: Backend>(d: &Scalar<B>, e: &[u8; 32], extra: &[u8]) -> Scalar<B
 pub struct VerifyingKey<B: Backend = DefaultBackend> {
     public: PublicKey<B>,
     za: [u8; 32],
-    table: Option<Arc<PrecomputedTable<Curve<B>>>>,
+    table: Option<Shared<PrecomputedTable<Curve<B>>>>,
 }
 
 impl<B: Backend> VerifyingKey<B> {
@@ -413,7 +419,7 @@ impl<B: Backend> VerifyingKey<B> {
 
     /// Builds the precomputed table of the public point (opt-in, for keys that verify often).
     pub fn with_precomputed_table(mut self) -> Self {
-        self.table = Some(Arc::new(PrecomputedTable::new(self.public.as_affine())));
+        self.table = Some(Shared::new(PrecomputedTable::new(self.public.as_affine())));
         self
     }
 

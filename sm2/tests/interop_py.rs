@@ -45,7 +45,7 @@ fn unhex(s: &str) -> Vec<u8> {
 
 /// An ephemeral scalar's bytes (top bit clear, so below n).
 fn ephemeral(rng: &mut ChaCha20Rng) -> [u8; 32] {
-    use rand_chacha::rand_core::RngCore;
+    use rand_chacha::rand_core::Rng;
     let mut r = [0u8; 32];
     rng.fill_bytes(&mut r);
     r[0] &= 0x7f;

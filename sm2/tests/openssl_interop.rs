@@ -7,9 +7,9 @@ use std::process::Command;
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
-use sm2::spki::{DecodePublicKey, EncodePublicKey};
-use sm2::{PublicKey, SecretKey, Signature, SigningKey, VerifyingKey};
+use shangmi_sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
+use shangmi_sm2::spki::{DecodePublicKey, EncodePublicKey};
+use shangmi_sm2::{PublicKey, SecretKey, Signature, SigningKey, VerifyingKey};
 
 /// Panics unless an `openssl` CLI with SM2 support is on the PATH.
 fn require_openssl() {

@@ -8,9 +8,9 @@ use std::process::{Command, Stdio};
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm2::pkcs8::{EncodePrivateKey, LineEnding};
+use shangmi_sm2::pkcs8::{EncodePrivateKey, LineEnding};
 
-use sm2::{Error, Pbes2, SecretKey};
+use shangmi_sm2::{Error, Pbes2, SecretKey};
 
 fn openssl(args: &[&str], input: &[u8]) -> Vec<u8> {
     let mut child = Command::new("openssl")
@@ -104,23 +104,27 @@ fn decrypt_pkcs8_der_returns_the_private_key_info() {
         let enc = sk
             .to_pkcs8_encrypted_der_as(&mut rng, b"pw", scheme)
             .unwrap();
-        assert!(sm2::is_pbes2_encrypted(&enc));
-        assert!(!sm2::is_pbes2_encrypted(pki.as_bytes()));
+        assert!(shangmi_sm2::is_pbes2_encrypted(&enc));
+        assert!(!shangmi_sm2::is_pbes2_encrypted(pki.as_bytes()));
         assert_eq!(
-            sm2::decrypt_pkcs8_der(&enc, b"pw").unwrap().as_slice(),
+            shangmi_sm2::decrypt_pkcs8_der(&enc, b"pw")
+                .unwrap()
+                .as_slice(),
             pki.as_bytes()
         );
         assert_eq!(
-            sm2::decrypt_pkcs8_der(&enc, b"not it").unwrap_err(),
+            shangmi_sm2::decrypt_pkcs8_der(&enc, b"not it").unwrap_err(),
             Error::Decryption
         );
     }
     // Any PrivateKeyInfo (here GmSSL's layout) round-trips through encrypt_pkcs8_der.
     let gm = sk.to_pkcs8_der_gmssl().unwrap();
     for scheme in [Pbes2::GmSsl, Pbes2::OpenSsl] {
-        let enc = sm2::encrypt_pkcs8_der(&mut rng, gm.as_bytes(), b"pw", scheme).unwrap();
+        let enc = shangmi_sm2::encrypt_pkcs8_der(&mut rng, gm.as_bytes(), b"pw", scheme).unwrap();
         assert_eq!(
-            sm2::decrypt_pkcs8_der(&enc, b"pw").unwrap().as_slice(),
+            shangmi_sm2::decrypt_pkcs8_der(&enc, b"pw")
+                .unwrap()
+                .as_slice(),
             gm.as_bytes()
         );
         assert_eq!(
@@ -137,7 +141,7 @@ fn decrypt_pkcs8_der_returns_the_private_key_info() {
     let pos = over.windows(5).position(|w| w == [2, 3, 1, 0, 0]).unwrap();
     over[pos + 2] = 0x20; // 2^21 iterations
     assert_eq!(
-        sm2::decrypt_pkcs8_der(&over, b"pw").unwrap_err(),
+        shangmi_sm2::decrypt_pkcs8_der(&over, b"pw").unwrap_err(),
         Error::Encoding
     );
 }

@@ -7,7 +7,7 @@ use rand_chacha::ChaCha20Rng;
 use rc::dsa::signature::{Signer, Verifier};
 use rc::elliptic_curve::common::getrandom::SysRng;
 use rustcrypto_sm2 as rc;
-use sm2::{Mode, SecretKey, Signature, SigningKey, VerifyingKey};
+use shangmi_sm2::{Mode, SecretKey, Signature, SigningKey, VerifyingKey};
 
 const ROUNDS: usize = 250;
 

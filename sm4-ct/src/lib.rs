@@ -30,6 +30,7 @@
 //! the tests rebuild the standard's S-box table from it byte for byte.
 //!
 //! Round keys are zeroized on drop; `Debug` does not print them.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![cfg_attr(not(target_arch = "x86_64"), forbid(unsafe_code))]
 #![cfg_attr(not(test), warn(missing_docs))]

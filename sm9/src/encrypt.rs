@@ -324,16 +324,16 @@ fn keep_tail(buf: &mut Vec<u8>, from: usize) {
 ///
 /// ```
 /// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
-/// use sm9::{EncryptionMode, MacMode};
-/// let kgc = sm9::EncMasterKey::generate(&mut rng);
+/// use shangmi_sm9::{EncryptionMode, MacMode};
+/// let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let bob = kgc.extract(b"Bob").unwrap().prepare();
-/// let ct = sm9::encrypt(&master, b"Bob", b"hello", EncryptionMode::Sm4Cbc, MacMode::Sm3, &mut rng)
+/// let ct = shangmi_sm9::encrypt(&master, b"Bob", b"hello", EncryptionMode::Sm4Cbc, MacMode::Sm3, &mut rng)
 ///     .unwrap();
 /// let der = ct.to_der().unwrap();
-/// let ct = sm9::Ciphertext::from_der(&der).unwrap();
-/// assert_eq!(&sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3).unwrap()[..], b"hello");
-/// assert!(sm9::decrypt(&bob, b"Bob", &ct, MacMode::HmacSm3).is_err());
+/// let ct = shangmi_sm9::Ciphertext::from_der(&der).unwrap();
+/// assert_eq!(&shangmi_sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3).unwrap()[..], b"hello");
+/// assert!(shangmi_sm9::decrypt(&bob, b"Bob", &ct, MacMode::HmacSm3).is_err());
 /// ```
 pub fn encrypt(
     master: &PreparedEncMasterPublicKey,
@@ -357,14 +357,14 @@ pub fn encrypt(
 ///
 /// ```
 /// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
-/// use sm9::{EncryptionMode, MacMode};
-/// let kgc = sm9::EncMasterKey::generate(&mut rng);
+/// use shangmi_sm9::{EncryptionMode, MacMode};
+/// let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let bob = kgc.extract(b"Bob").unwrap().prepare();
 /// let mut buf = b"hello".to_vec();
-/// sm9::encrypt_in_place(&master, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3, &mut rng)
+/// shangmi_sm9::encrypt_in_place(&master, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3, &mut rng)
 ///     .unwrap();
-/// sm9::decrypt_in_place(&bob, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3).unwrap();
+/// shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3).unwrap();
 /// assert_eq!(buf, b"hello");
 /// ```
 pub fn encrypt_in_place(
@@ -611,11 +611,11 @@ impl EncapsulatedKey {
 ///
 /// ```
 /// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
-/// let kgc = sm9::EncMasterKey::generate(&mut rng);
+/// let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let bob = kgc.extract(b"Bob").unwrap().prepare();
-/// let (key, c) = sm9::encapsulate(&master, b"Bob", 48, &mut rng).unwrap();
-/// assert_eq!(sm9::decapsulate(&bob, b"Bob", &c, 48).unwrap(), key);
+/// let (key, c) = shangmi_sm9::encapsulate(&master, b"Bob", 48, &mut rng).unwrap();
+/// assert_eq!(shangmi_sm9::decapsulate(&bob, b"Bob", &c, 48).unwrap(), key);
 /// ```
 pub fn encapsulate(
     master: &PreparedEncMasterPublicKey,

@@ -191,14 +191,14 @@ impl<'a> Initiator<'a> {
     ///
     /// ```
     /// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
-    /// let kgc = sm9::EncMasterKey::generate(&mut rng);
+    /// let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
     /// let master = kgc.public_key().prepare();
     /// let alice = kgc.extract_exchange(b"Alice").unwrap().prepare();
     /// let bob = kgc.extract_exchange(b"Bob").unwrap().prepare();
     ///
-    /// let (a, ra) = sm9::Initiator::start(&alice, &master, b"Alice", b"Bob", &mut rng).unwrap();
+    /// let (a, ra) = shangmi_sm9::Initiator::start(&alice, &master, b"Alice", b"Bob", &mut rng).unwrap();
     /// let (b, rb, sb) =
-    ///     sm9::Responder::respond(&bob, &master, b"Bob", b"Alice", &ra, &mut rng).unwrap();
+    ///     shangmi_sm9::Responder::respond(&bob, &master, b"Bob", b"Alice", &ra, &mut rng).unwrap();
     /// let (key_a, sa) = a.finish(&rb, Some(&sb), 16).unwrap();
     /// let key_b = b.confirm(&sa, 16).unwrap();
     /// assert_eq!(key_a, key_b);

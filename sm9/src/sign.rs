@@ -192,12 +192,12 @@ impl<'a> Signer<'a> {
 ///
 /// ```
 /// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
-/// let kgc = sm9::SignMasterKey::generate(&mut rng);
+/// let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let alice = kgc.extract(b"Alice").unwrap();
-/// let sig = sm9::sign(&alice, &master, b"message", &mut rng).unwrap();
-/// assert!(sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
-/// assert_eq!(sm9::verify(&master, b"Bob", b"message", &sig), Err(sm9::Error::Verification));
+/// let sig = shangmi_sm9::sign(&alice, &master, b"message", &mut rng).unwrap();
+/// assert!(shangmi_sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
+/// assert_eq!(shangmi_sm9::verify(&master, b"Bob", b"message", &sig), Err(shangmi_sm9::Error::Verification));
 /// ```
 pub fn sign(
     key: &SignUserKey,
@@ -214,11 +214,11 @@ pub fn sign(
 ///
 /// ```
 /// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
-/// let kgc = sm9::SignMasterKey::generate(&mut rng);
+/// let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let alice = kgc.extract(b"Alice").unwrap().prepare(); // comb table of ds, built once
-/// let sig = sm9::sign_prepared(&alice, &master, b"message", &mut rng).unwrap();
-/// assert!(sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
+/// let sig = shangmi_sm9::sign_prepared(&alice, &master, b"message", &mut rng).unwrap();
+/// assert!(shangmi_sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
 /// ```
 pub fn sign_prepared(
     key: &SigningKey,
@@ -334,14 +334,14 @@ pub fn verify(
 /// ```
 /// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
 /// use signature::{RandomizedSigner, Verifier};
-/// let kgc = sm9::SignMasterKey::generate(&mut rng);
+/// let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let alice = kgc.extract(b"Alice").unwrap();
-/// let signer = sm9::IdentitySigner::new(&alice, &master).unwrap();
-/// let sig: sm9::Signature = signer.sign_with_rng(&mut rng, b"message");
-/// let verifier = sm9::IdentityVerifier::new(&master, b"Alice");
+/// let signer = shangmi_sm9::IdentitySigner::new(&alice, &master).unwrap();
+/// let sig: shangmi_sm9::Signature = signer.sign_with_rng(&mut rng, b"message");
+/// let verifier = shangmi_sm9::IdentityVerifier::new(&master, b"Alice");
 /// assert!(verifier.verify(b"message", &sig).is_ok());
-/// assert!(sm9::IdentityVerifier::new(&master, b"Bob").verify(b"message", &sig).is_err());
+/// assert!(shangmi_sm9::IdentityVerifier::new(&master, b"Bob").verify(b"message", &sig).is_err());
 /// ```
 #[derive(Clone, Copy)]
 pub struct IdentitySigner<'a> {
@@ -412,6 +412,13 @@ impl<'a> IdentityVerifier<'a> {
 impl signature::Verifier<Signature> for IdentityVerifier<'_> {
     fn verify(&self, msg: &[u8], sig: &Signature) -> core::result::Result<(), signature::Error> {
         verify(self.master, self.id, msg, sig).map_err(|_| signature::Error::new())
+    }
+}
+
+/// Hashes the canonical encoding `h ‖ S` (consistent with `Eq`).
+impl core::hash::Hash for Signature {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.to_bytes().hash(state);
     }
 }
 

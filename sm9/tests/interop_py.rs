@@ -13,7 +13,7 @@
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm9::{EncryptionMode, MacMode};
+use shangmi_sm9::{EncryptionMode, MacMode};
 
 use sm_testvectors::peers::run_python as py;
 
@@ -24,7 +24,7 @@ fn unhex(s: &str) -> Vec<u8> {
 #[test]
 fn gmalg_signatures_both_ways() {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
-    let kgc = sm9::SignMasterKey::generate(&mut rng);
+    let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
     let master = kgc.public_key().prepare();
     let id = "alice@example.com".as_bytes();
     let msg = b"interop message \x00\x01\x02";
@@ -48,10 +48,10 @@ print(sk.hex()); print(h.hex()); print(S.hex())
         ],
     );
     assert_eq!(unhex(&out[0]), key.ds_bytes().to_vec());
-    let sig = sm9::Signature::from_parts(&unhex(&out[1]), &unhex(&out[2])).unwrap();
-    sm9::verify(&master, id, msg, &sig).unwrap();
+    let sig = shangmi_sm9::Signature::from_parts(&unhex(&out[1]), &unhex(&out[2])).unwrap();
+    shangmi_sm9::verify(&master, id, msg, &sig).unwrap();
     // We sign; gmalg verifies (and rejects a tampered message).
-    let sig = sm9::sign(&key, &master, msg, &mut rng).unwrap();
+    let sig = shangmi_sm9::sign(&key, &master, msg, &mut rng).unwrap();
     let out = py(
         r#"
 import sys, gmalg
@@ -73,14 +73,14 @@ print(v.verify(msg, h, S)); print(v.verify(msg + b"x", h, S))
 #[test]
 fn gmalg_encryption_kem_exchange() {
     let mut rng = ChaCha20Rng::seed_from_u64(2);
-    let kgc = sm9::EncMasterKey::generate(&mut rng);
+    let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
     let master = kgc.public_key().prepare();
     let mpk = hex::encode(kgc.public_key().to_bytes());
     let bob = kgc.extract(b"Bob").unwrap();
     let bob_dk = bob.prepare();
     let msg = b"standard MAC interop";
     // gmalg encrypts (KDF stream, SM3 MAC), decapsulates our KEM, decrypts our ciphertext.
-    let ct = sm9::encrypt(
+    let ct = shangmi_sm9::encrypt(
         &master,
         b"Bob",
         msg,
@@ -89,7 +89,7 @@ fn gmalg_encryption_kem_exchange() {
         &mut rng,
     )
     .unwrap();
-    let (k, c) = sm9::encapsulate(&master, b"Bob", 40, &mut rng).unwrap();
+    let (k, c) = shangmi_sm9::encapsulate(&master, b"Bob", 40, &mut rng).unwrap();
     let out = py(
         r#"
 import sys, gmalg
@@ -112,22 +112,26 @@ K, C = bob.encapsulate(24, b"Bob"); print(K.hex()); print(C.hex())
         ],
     );
     assert_eq!(unhex(&out[0]), bob.de_bytes().to_vec());
-    let theirs = sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &unhex(&out[1])).unwrap();
+    let theirs =
+        shangmi_sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &unhex(&out[1])).unwrap();
     assert_eq!(
-        &sm9::decrypt(&bob_dk, b"Bob", &theirs, MacMode::Sm3).unwrap()[..],
+        &shangmi_sm9::decrypt(&bob_dk, b"Bob", &theirs, MacMode::Sm3).unwrap()[..],
         msg
     );
     assert_eq!(unhex(&out[2]), msg);
     assert_eq!(unhex(&out[3]), k.to_vec());
-    let c2 = sm9::EncapsulatedKey::from_bytes(&unhex(&out[5])).unwrap();
+    let c2 = shangmi_sm9::EncapsulatedKey::from_bytes(&unhex(&out[5])).unwrap();
     assert_eq!(
-        sm9::decapsulate(&bob_dk, b"Bob", &c2, 24).unwrap().to_vec(),
+        shangmi_sm9::decapsulate(&bob_dk, b"Bob", &c2, 24)
+            .unwrap()
+            .to_vec(),
         unhex(&out[4])
     );
 
     // Key exchange: we are A (initiator), gmalg is B (responder); session keys agree.
     let alice = kgc.extract_exchange(b"Alice").unwrap().prepare();
-    let (a, ra) = sm9::Initiator::start(&alice, &master, b"Alice", b"Bob", &mut rng).unwrap();
+    let (a, ra) =
+        shangmi_sm9::Initiator::start(&alice, &master, b"Alice", b"Bob", &mut rng).unwrap();
     let out = py(
         r#"
 import sys, gmalg
@@ -145,7 +149,7 @@ print(bob.end_key_exchange(20, r, R, b"Alice", ra, gmalg.KEYXCHG_MODE.RESPONDER)
             &hex::encode(ra.to_bytes()),
         ],
     );
-    let rb = sm9::EphemeralPoint::from_bytes(&unhex(&out[0])).unwrap();
+    let rb = shangmi_sm9::EphemeralPoint::from_bytes(&unhex(&out[0])).unwrap();
     let (ska, _sa) = a.finish(&rb, None, 20).unwrap();
     assert_eq!(ska.to_vec(), unhex(&out[1]));
 
@@ -267,28 +271,29 @@ print(k.encrypt_to_der("secret pw").hex())
 "#,
         &[],
     );
-    let kgc = sm9::EncMasterKey::from_der(&unhex(&out[0])).unwrap();
+    let kgc = shangmi_sm9::EncMasterKey::from_der(&unhex(&out[0])).unwrap();
     assert_eq!(kgc.to_der().unwrap().to_vec(), unhex(&out[0]));
-    let mpk = sm9::EncMasterPublicKey::from_der(&unhex(&out[1])).unwrap();
+    let mpk = shangmi_sm9::EncMasterPublicKey::from_der(&unhex(&out[1])).unwrap();
     assert_eq!(&mpk, kgc.public_key());
-    let bob = sm9::EncUserKey::from_der(&unhex(&out[2])).unwrap();
+    let bob = shangmi_sm9::EncUserKey::from_der(&unhex(&out[2])).unwrap();
     assert_eq!(bob.de_bytes(), kgc.extract(b"Bob").unwrap().de_bytes());
     let bob_dk = bob.prepare();
-    let ct = sm9::Ciphertext::from_der(&unhex(&out[3])).unwrap();
+    let ct = shangmi_sm9::Ciphertext::from_der(&unhex(&out[3])).unwrap();
     assert_eq!(
-        &sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::HmacSm3).unwrap()[..],
+        &shangmi_sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::HmacSm3).unwrap()[..],
         b"from GmSSL"
     );
     assert_eq!(
-        sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::Sm3).unwrap_err(),
-        sm9::Error::Decryption
+        shangmi_sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::Sm3).unwrap_err(),
+        shangmi_sm9::Error::Decryption
     );
-    let enc = sm9::EncUserKey::from_encrypted_pkcs8_der(&unhex(&out[4]), b"secret pw").unwrap();
+    let enc =
+        shangmi_sm9::EncUserKey::from_encrypted_pkcs8_der(&unhex(&out[4]), b"secret pw").unwrap();
     assert_eq!(enc.de_bytes(), bob.de_bytes());
 
     // We encrypt (GmSSL MAC) and export keys; GmSSL reads and decrypts.
     let master = mpk.prepare();
-    let ours = sm9::encrypt(
+    let ours = shangmi_sm9::encrypt(
         &master,
         b"Bob",
         b"from Rust",
@@ -297,9 +302,9 @@ print(k.encrypt_to_der("secret pw").hex())
         &mut rng,
     )
     .unwrap();
-    let kgc2 = sm9::EncMasterKey::generate(&mut rng);
+    let kgc2 = shangmi_sm9::EncMasterKey::generate(&mut rng);
     let carol = kgc2.extract(b"Carol").unwrap();
-    let carol_ct = sm9::encrypt(
+    let carol_ct = shangmi_sm9::encrypt(
         &kgc2.public_key().prepare(),
         b"Carol",
         b"to Carol",

@@ -400,7 +400,14 @@ fn sm9_per_backend() -> Result<(), String> {
         let status =
             std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
                 .current_dir(root)
-                .args(["test", "--quiet", "-p", "sm9", "--test", "kat_annex"])
+                .args([
+                    "test",
+                    "--quiet",
+                    "-p",
+                    "shangmi-sm9",
+                    "--test",
+                    "kat_annex",
+                ])
                 .env("RUSTFLAGS", format!("--cfg sm_backend=\"{b}\""))
                 .env(
                     "CARGO_TARGET_DIR",

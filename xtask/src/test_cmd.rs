@@ -70,9 +70,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
             .args(["test", "-p", "sm-pairing", "--features", "research"])
             .args(["--test", "research_trace"]),
     )?;
+    interop_rustcrypto_generic()?;
     // The Python wheel: built with maturin, tested with pytest in the same venv.
     crate::py::test()?;
     // The WebAssembly/npm package: wasm32 build, Node tests, interop with npm SM2 libraries,
     // npm pack + install, headless Chromium (everything cached under target/wasm).
     crate::wasm::run(&["test".to_string()])
+}
+
+/// The crate outside the workspace (its own lock file and target directory, as a user's crate
+/// would be): our SM2 types through the same generic RustCrypto code as `p256`/`ecdsa`, and an
+/// SM2 certificate built with `x509-cert` and checked by the `openssl` CLI.
+fn interop_rustcrypto_generic() -> Result<(), String> {
+    crate::run_cmd(
+        Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .current_dir(crate::workspace_root().join("interop/rustcrypto-generic"))
+            .args(["test", "--locked"]),
+    )
 }

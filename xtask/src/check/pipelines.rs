@@ -1,5 +1,5 @@
 //! Whole pipelines on every backend, compared byte for byte with `u64`, and the SM9 tower checked
-//! against an independent `num-bigint` model of GF(p^12) = GF(p)[w]/(w^12 + 2).
+//! against an independent `num-bigint` model of GF(p^12) = GF(p)\[w\]/(w^12 + 2).
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
