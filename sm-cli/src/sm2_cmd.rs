@@ -6,8 +6,8 @@ use sm3::digest::Digest as _;
 use zeroize::Zeroizing;
 
 use crate::cli::{
-    Sm2Command, Sm2CtFormat, Sm2Decrypt, Sm2Encrypt, Sm2Keygen, Sm2Pubkey, Sm2SigFormat, Sm2Sign,
-    Sm2Verify,
+    Pkcs8Layout, Sm2Command, Sm2CtFormat, Sm2Decrypt, Sm2Encrypt, Sm2Keygen, Sm2Pubkey,
+    Sm2SigFormat, Sm2Sign, Sm2Verify,
 };
 use crate::error::{quote, Error, Result};
 use crate::io::{self, Encoding};
@@ -18,10 +18,12 @@ pub fn run(c: Sm2Command) -> Result<()> {
     match c {
         Sm2Command::Keygen(a) => keygen(&a),
         Sm2Command::Pubkey(a) => pubkey(&a),
+        Sm2Command::Show(a) => crate::show::sm2(&a),
         Sm2Command::Sign(a) => sign(&a),
         Sm2Command::Verify(a) => verify(&a),
         Sm2Command::Encrypt(a) => encrypt(&a),
         Sm2Command::Decrypt(a) => decrypt(&a),
+        Sm2Command::Exchange(a) => crate::exchange::sm2(&a),
     }
 }
 
@@ -38,24 +40,31 @@ fn keygen(a: &Sm2Keygen) -> Result<()> {
     let pw = a.pass.password()?;
     if pw.is_none() && a.pbe.is_some() {
         return Err(Error::Usage(
-            "--pbe encrypts the key with a password: give --pass-env VAR or --pass-file FILE"
+            "--pbe encrypts the key with a password: give --out-pass-env VAR or --out-pass-file FILE"
                 .into(),
         ));
     }
     let outs = io::Outputs::plan(&outputs)?;
     let sk = sm2::SecretKey::random(&mut UnwrapErr(SysRng));
-    let pki = keys::sm2_pkcs8(&sk)?;
-    let encrypted = match (&pw, a.pbe.unwrap_or_default()) {
-        (None, _) => None,
-        (Some(pw), Pbe::Gmssl) => Some(
-            sk.to_pkcs8_encrypted_der(&mut UnwrapErr(SysRng), pw)
-                .map_err(|e| lib_err("cannot encrypt the key", e))?,
-        ),
-        (Some(pw), Pbe::Openssl) => Some(
-            crate::pbe::encrypt_openssl(&pki, pw)
-                .map_err(|e| Error::Input(format!("cannot encrypt the key: {e}")))?,
+    let pki = match a.pkcs8_layout {
+        Pkcs8Layout::Openssl => keys::sm2_pkcs8(&sk)?,
+        Pkcs8Layout::Gmssl => Zeroizing::new(
+            sk.to_pkcs8_der_gmssl()
+                .map_err(|e| lib_err("cannot encode the key", e))?
+                .as_bytes()
+                .to_vec(),
         ),
     };
+    let scheme = match a.pbe.unwrap_or_default() {
+        Pbe::Gmssl => sm2::Pbes2::GmSsl,
+        Pbe::Openssl => sm2::Pbes2::OpenSsl,
+    };
+    let encrypted = pw
+        .map(|pw| {
+            sm2::encrypt_pkcs8_der(&mut UnwrapErr(SysRng), &pki, &pw, scheme)
+                .map_err(|e| lib_err("cannot encrypt the key", e))
+        })
+        .transpose()?;
     let fmt = a.key_out.key_format;
     let key = keys::private_bytes(fmt, &pki, encrypted)?;
     let spki = keys::der_bytes(fmt, "PUBLIC KEY", &keys::sm2_spki(sk.public_key())?)?;

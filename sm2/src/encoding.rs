@@ -256,11 +256,7 @@ impl<B: Backend> SecretKey<B> {
         password: &[u8],
         scheme: Pbes2,
     ) -> Result<Vec<u8>, Error> {
-        let mut salt = [0u8; 16];
-        let mut iv = [0u8; 16];
-        rng.fill_bytes(&mut salt);
-        rng.fill_bytes(&mut iv);
-        self.encrypt_pkcs8(scheme, password, &salt, &iv, PBKDF2_ITERATIONS)
+        encrypt_pkcs8_der(rng, self.pkcs8_der(false)?.as_bytes(), password, scheme)
     }
 
     /// [`SecretKey::to_pkcs8_encrypted_der`] with explicit salt, IV and iteration count
@@ -284,46 +280,8 @@ impl<B: Backend> SecretKey<B> {
         iv: &[u8; 16],
         iterations: u32,
     ) -> Result<Vec<u8>, Error> {
-        if iterations == 0 || iterations > MAX_PBKDF2_ITERATIONS {
-            return Err(Error::Encoding);
-        }
-        let (prf, cipher) = scheme.parts();
         let plain = self.pkcs8_der(false)?;
-        let key = pbkdf2(prf, password, salt, iterations, cipher.key_len());
-        let ct = cipher.encrypt(&key, iv, plain.as_bytes());
-        let e = |_| Error::Encoding;
-        let info = EncryptedPki {
-            alg: Pbes2Alg {
-                oid: PBES2_OID,
-                params: Pbes2Params {
-                    kdf: KdfAlg {
-                        oid: PBKDF2_OID,
-                        params: Pbkdf2Params {
-                            salt: OctetStringRef::new(salt).map_err(e)?,
-                            iteration_count: iterations,
-                            key_length: Some(cipher.key_len() as u16),
-                            prf: Some(PrfAlg {
-                                oid: match prf {
-                                    Prf::HmacSm3 => HMAC_SM3_OID,
-                                    Prf::HmacSha256 => HMAC_SHA256_OID,
-                                },
-                                null: match prf {
-                                    Prf::HmacSm3 => None,
-                                    // OpenSSL writes the NULL parameter of hmacWithSHA256.
-                                    Prf::HmacSha256 => Some(Null),
-                                },
-                            }),
-                        },
-                    },
-                    enc: EncScheme {
-                        oid: cipher.oid(),
-                        iv: OctetStringRef::new(iv).map_err(e)?,
-                    },
-                },
-            },
-            data: OctetStringRef::new(&ct).map_err(e)?,
-        };
-        info.to_der().map_err(e)
+        pbes2_encrypt(plain.as_bytes(), scheme, password, salt, iv, iterations)
     }
 
     /// PEM (`ENCRYPTED PRIVATE KEY`) form of [`SecretKey::to_pkcs8_encrypted_der`].
@@ -354,36 +312,7 @@ impl<B: Backend> SecretKey<B> {
     /// [`Error::Decryption`]; an iteration count above [`MAX_PBKDF2_ITERATIONS`] is rejected
     /// before any work ([`Error::Encoding`]).
     pub fn from_pkcs8_encrypted_der(der: &[u8], password: &[u8]) -> Result<Self, Error> {
-        let info = EncryptedPki::from_der(der).map_err(|_| Error::Encoding)?;
-        let kdf = &info.alg.params.kdf;
-        let enc = &info.alg.params.enc;
-        let prf = match &kdf.params.prf {
-            Some(p) if p.oid == HMAC_SM3_OID => Prf::HmacSm3,
-            Some(p) if p.oid == HMAC_SHA256_OID => Prf::HmacSha256,
-            _ => return Err(Error::Encoding),
-        };
-        let cipher = Cbc::from_oid(enc.oid).ok_or(Error::Encoding)?;
-        if info.alg.oid != PBES2_OID
-            || kdf.oid != PBKDF2_OID
-            || kdf
-                .params
-                .key_length
-                .is_some_and(|n| usize::from(n) != cipher.key_len())
-            || kdf.params.iteration_count == 0
-            || kdf.params.iteration_count > DECRYPT_MAX_ITERATIONS
-        {
-            return Err(Error::Encoding);
-        }
-        let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
-        let key = pbkdf2(
-            prf,
-            password,
-            kdf.params.salt.as_bytes(),
-            kdf.params.iteration_count,
-            cipher.key_len(),
-        );
-        let plain = cipher.decrypt(&key, iv, info.data.as_bytes())?;
-        Self::from_decrypted_pkcs8(Zeroizing::new(plain))
+        Self::from_decrypted_pkcs8(pbes2_decrypt(der, password)?)
     }
 
     /// Parses (and then wipes) the decrypted `PrivateKeyInfo` of
@@ -410,6 +339,134 @@ impl<B: Backend> SecretKey<B> {
         let k = strict_ec_private_key(pki.private_key.as_bytes())?;
         Self::from_ec_private_key(&k)
     }
+}
+
+/// The plaintext of a PBES2 `EncryptedPrivateKeyInfo` (RFC 8018 §6.2.2) in DER, whatever key it
+/// holds: PBKDF2 with HMAC-SM3 (GmSSL) or HMAC-SHA256 (OpenSSL), and SM4-CBC, AES-128-CBC or
+/// AES-256-CBC, the schemes [`SecretKey::from_pkcs8_encrypted_der`] reads. For tools that
+/// recognise the `PrivateKeyInfo` afterwards (smtool reads SM9 keys with it too). A wrong
+/// password gives [`Error::Decryption`] (also when the padding happens to check out but the
+/// plaintext is no `PrivateKeyInfo`); unknown parameters or an iteration count above
+/// [`MAX_PBKDF2_ITERATIONS`] give [`Error::Encoding`] before any work.
+pub fn decrypt_pkcs8_der(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let plain = pbes2_decrypt(der, password)?;
+    PrivateKeyInfoRef::from_der(&plain).map_err(|_| Error::Decryption)?;
+    Ok(plain)
+}
+
+/// PBES2 encryption (RFC 8018 §6.2.1) of any `PrivateKeyInfo` DER with the parameters of
+/// `scheme` (65536 PBKDF2 iterations, random 16-byte salt and IV): the counterpart of
+/// [`decrypt_pkcs8_der`], for keys [`SecretKey::to_pkcs8_encrypted_der_as`] does not write
+/// (GmSSL's layout from [`SecretKey::to_pkcs8_der_gmssl`], other key types).
+pub fn encrypt_pkcs8_der(
+    rng: &mut impl CryptoRng,
+    pki_der: &[u8],
+    password: &[u8],
+    scheme: Pbes2,
+) -> Result<Vec<u8>, Error> {
+    let mut salt = [0u8; 16];
+    let mut iv = [0u8; 16];
+    rng.fill_bytes(&mut salt);
+    rng.fill_bytes(&mut iv);
+    pbes2_encrypt(pki_der, scheme, password, &salt, &iv, PBKDF2_ITERATIONS)
+}
+
+/// PBES2 encryption of `plain` (a `PrivateKeyInfo`).
+fn pbes2_encrypt(
+    plain: &[u8],
+    scheme: Pbes2,
+    password: &[u8],
+    salt: &[u8],
+    iv: &[u8; 16],
+    iterations: u32,
+) -> Result<Vec<u8>, Error> {
+    if iterations == 0 || iterations > MAX_PBKDF2_ITERATIONS {
+        return Err(Error::Encoding);
+    }
+    let (prf, cipher) = scheme.parts();
+    let key = pbkdf2(prf, password, salt, iterations, cipher.key_len());
+    let ct = cipher.encrypt(&key, iv, plain);
+    let e = |_| Error::Encoding;
+    let info = EncryptedPki {
+        alg: Pbes2Alg {
+            oid: PBES2_OID,
+            params: Pbes2Params {
+                kdf: KdfAlg {
+                    oid: PBKDF2_OID,
+                    params: Pbkdf2Params {
+                        salt: OctetStringRef::new(salt).map_err(e)?,
+                        iteration_count: iterations,
+                        key_length: Some(cipher.key_len() as u16),
+                        prf: Some(PrfAlg {
+                            oid: match prf {
+                                Prf::HmacSm3 => HMAC_SM3_OID,
+                                Prf::HmacSha256 => HMAC_SHA256_OID,
+                            },
+                            null: match prf {
+                                Prf::HmacSm3 => None,
+                                // OpenSSL writes the NULL parameter of hmacWithSHA256.
+                                Prf::HmacSha256 => Some(Null),
+                            },
+                        }),
+                    },
+                },
+                enc: EncScheme {
+                    oid: cipher.oid(),
+                    iv: OctetStringRef::new(iv).map_err(e)?,
+                },
+            },
+        },
+        data: OctetStringRef::new(&ct).map_err(e)?,
+    };
+    info.to_der().map_err(e)
+}
+
+/// PBES2 decryption of an `EncryptedPrivateKeyInfo` (the plaintext is not examined).
+fn pbes2_decrypt(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let info = EncryptedPki::from_der(der).map_err(|_| Error::Encoding)?;
+    let kdf = &info.alg.params.kdf;
+    let enc = &info.alg.params.enc;
+    let prf = match &kdf.params.prf {
+        Some(p) if p.oid == HMAC_SM3_OID => Prf::HmacSm3,
+        Some(p) if p.oid == HMAC_SHA256_OID => Prf::HmacSha256,
+        _ => return Err(Error::Encoding),
+    };
+    let cipher = Cbc::from_oid(enc.oid).ok_or(Error::Encoding)?;
+    if info.alg.oid != PBES2_OID
+        || kdf.oid != PBKDF2_OID
+        || kdf
+            .params
+            .key_length
+            .is_some_and(|n| usize::from(n) != cipher.key_len())
+        || kdf.params.iteration_count == 0
+        || kdf.params.iteration_count > DECRYPT_MAX_ITERATIONS
+    {
+        return Err(Error::Encoding);
+    }
+    let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
+    let key = pbkdf2(
+        prf,
+        password,
+        kdf.params.salt.as_bytes(),
+        kdf.params.iteration_count,
+        cipher.key_len(),
+    );
+    Ok(Zeroizing::new(cipher.decrypt(
+        &key,
+        iv,
+        info.data.as_bytes(),
+    )?))
+}
+
+/// Whether `der` is an `EncryptedPrivateKeyInfo` whose algorithm is PBES2 (its parameters are
+/// checked by [`decrypt_pkcs8_der`]).
+pub fn is_pbes2_encrypted(der: &[u8]) -> bool {
+    #[derive(Sequence)]
+    struct Outer<'a> {
+        alg: AlgorithmIdentifierRef<'a>,
+        data: &'a OctetStringRef,
+    }
+    Outer::from_der(der).is_ok_and(|o| o.alg.oid == PBES2_OID)
 }
 
 /// PBKDF2 (RFC 8018 §5.2) with `prf`: a `len`-byte key (16 or 32).

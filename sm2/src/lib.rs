@@ -148,7 +148,10 @@ mod signature;
 mod traits;
 mod za;
 
-pub use encoding::{Pbes2, EC_PUBLIC_KEY_OID, MAX_PBKDF2_ITERATIONS, SM2_OID};
+pub use encoding::{
+    decrypt_pkcs8_der, encrypt_pkcs8_der, is_pbes2_encrypted, Pbes2, EC_PUBLIC_KEY_OID,
+    MAX_PBKDF2_ITERATIONS, SM2_OID,
+};
 pub use encryption::{Ciphertext, Mode, DER_OVERHEAD};
 pub use error::Error;
 pub use signature::Signature;
