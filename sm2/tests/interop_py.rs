@@ -15,8 +15,8 @@
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm2::exchange::{Initiator, Responder};
-use sm2::{PublicKey, SecretKey};
+use shangmi_sm2::exchange::{Initiator, Responder};
+use shangmi_sm2::{PublicKey, SecretKey};
 use sm_testvectors::peers::run_python as py;
 
 const KLEN: usize = 20;
@@ -96,7 +96,7 @@ for tag in tags(S, z(b"Alice", pa), z(b"Bob", pb), ra, RB): print(tag.hex())
         bad[round] ^= 1;
         assert_eq!(
             a2.finish(&rb, &bad, KLEN).unwrap_err(),
-            sm2::Error::KeyExchange
+            shangmi_sm2::Error::KeyExchange
         );
         let (key, sa) = a.finish(&rb, &sb, KLEN).expect("gmalg's SB accepted");
         assert_eq!(key.to_vec(), unhex(&out[1]), "session key, round {round}");
@@ -141,7 +141,7 @@ for tag in tags(S, z(b"Alice", pa), z(b"Bob", pb), ra, rb): print(tag.hex())
         let sa = arr32(&unhex(&out[2]));
         let mut bad = sa;
         bad[31 - round] ^= 0x80;
-        assert_eq!(b2.confirm(&bad).unwrap_err(), sm2::Error::KeyExchange);
+        assert_eq!(b2.confirm(&bad).unwrap_err(), shangmi_sm2::Error::KeyExchange);
         let key = b.confirm(&sa).expect("gmalg's SA accepted");
         assert_eq!(key.to_vec(), unhex(&out[0]), "session key, round {round}");
     }

@@ -210,7 +210,7 @@ fn sm2_key_exchange_confirmation_tags_annex_a() {
     // formula the sm2 crate and its gmalg interop test (sm2/tests/interop_py.rs) use.
     let v = sm2_sm3();
     let p = |k: &str| hex_at(&v, &format!("/sm2_kx_test_curve/{k}"));
-    let inner = sm3::hash(
+    let inner = shangmi_sm3::hash(
         &[
             p("xV"),
             p("ZA"),
@@ -222,7 +222,7 @@ fn sm2_key_exchange_confirmation_tags_annex_a() {
         ]
         .concat(),
     );
-    let tag = |prefix: u8| sm3::hash(&[&[prefix][..], &p("yV"), &inner].concat()).to_vec();
+    let tag = |prefix: u8| shangmi_sm3::hash(&[&[prefix][..], &p("yV"), &inner].concat()).to_vec();
     assert_eq!(tag(0x02), p("SB_equals_S1"));
     assert_eq!(tag(0x03), p("SA_equals_S2"));
 }

@@ -169,9 +169,9 @@ alice = gmalg.SM9(hid_e=b"\x02", mpk_e=mpk, sk_e=kgc.generate_sk_encrypt(b"Alice
     );
     let (r, ra) = (&out[0], &out[1]);
     let bob = kgc.extract_exchange(b"Bob").unwrap().prepare();
-    let ra_point = sm9::EphemeralPoint::from_bytes(&unhex(ra)).unwrap();
+    let ra_point = shangmi_sm9::EphemeralPoint::from_bytes(&unhex(ra)).unwrap();
     let (b, rb, _sb) =
-        sm9::Responder::respond(&bob, &master, b"Bob", b"Alice", &ra_point, &mut rng).unwrap();
+        shangmi_sm9::Responder::respond(&bob, &master, b"Bob", b"Alice", &ra_point, &mut rng).unwrap();
     let out = py(
         &format!(
             "{gmalg_alice}r, R, RB = int(sys.argv[3], 16), bytes.fromhex(sys.argv[4]), bytes.fromhex(sys.argv[5])
@@ -190,7 +190,7 @@ print(alice.end_key_exchange(20, r, R, b\"Bob\", RB, gmalg.KEYXCHG_MODE.INITIATO
 #[test]
 fn sm4_cbc_mode_against_gmalg_kem_and_openssl_sm4() {
     let mut rng = ChaCha20Rng::seed_from_u64(4);
-    let kgc = sm9::EncMasterKey::generate(&mut rng);
+    let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
     let master = kgc.public_key().prepare();
     let bob_dk = kgc.extract(b"Bob").unwrap().prepare();
     let script = r#"
@@ -216,7 +216,7 @@ print((C1 + sm3(C2 + K[16:]) + C2).hex())
 "#;
     for len in [1, 15, 16, 17, 100] {
         let msg: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
-        let ours = sm9::encrypt(
+        let ours = shangmi_sm9::encrypt(
             &master,
             b"Bob",
             &msg,
@@ -242,16 +242,16 @@ print((C1 + sm3(C2 + K[16:]) + C2).hex())
         );
         assert_eq!(unhex(&out[1]), msg, "OpenSSL decrypts our C2, {len} bytes");
         let theirs = unhex(&out[2]);
-        let ct = sm9::Ciphertext::from_bytes(EncryptionMode::Sm4Cbc, &theirs).unwrap();
+        let ct = shangmi_sm9::Ciphertext::from_bytes(EncryptionMode::Sm4Cbc, &theirs).unwrap();
         assert_eq!(
-            &sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::Sm3).unwrap()[..],
+            &shangmi_sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::Sm3).unwrap()[..],
             msg,
             "their ciphertext, {len} bytes"
         );
         // The same bytes with GmSSL's MAC are refused.
         assert_eq!(
-            sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::HmacSm3).unwrap_err(),
-            sm9::Error::Decryption
+            shangmi_sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::HmacSm3).unwrap_err(),
+            shangmi_sm9::Error::Decryption
         );
     }
 }
