@@ -14,9 +14,10 @@
 # from crates.io into a private CARGO_HOME under target/cross-aarch64.
 #
 # Usage:
-#   scripts/cross-aarch64.sh              # setup + clippy + sm-field tests + xtask check --quick
+#   scripts/cross-aarch64.sh              # setup + clippy + tests + xtask check --quick
 #   scripts/cross-aarch64.sh setup        # only fetch/unpack the toolchain (idempotent)
-#   scripts/cross-aarch64.sh test [ARGS]  # sm-field tests (extra ARGS go to `cargo test`)
+#   scripts/cross-aarch64.sh test [ARGS]  # sm-field tests, then the Asm suites of sm-curve, sm2, sm-pairing
+#                                         #   (with ARGS: only sm-field, ARGS go to `cargo test`)
 #   scripts/cross-aarch64.sh check [ARGS] # xtask check (default ARGS: --quick)
 #   scripts/cross-aarch64.sh clippy       # clippy -D warnings on sm-field for aarch64
 #   scripts/cross-aarch64.sh cargo ARGS   # any cargo command, target aarch64, e.g.
@@ -80,6 +81,13 @@ run_cargo() { (cd "$ROOT" && "$CARGO" "$@"); }
 cmd_test() {
     # all-backends: the asm backend is checked against u64 and u32 in one binary.
     run_cargo test --locked -p sm-field --features all-backends "$@"
+    # The suites above sm-field that run the Asm backend beside the portable ones: curve laws,
+    # SM2 annex/GmSSL known answers, pairing known answers and laws.
+    [ $# -gt 0 ] || {
+        run_cargo test --locked -p sm-curve --features all-backends --test curve_laws
+        run_cargo test --locked -p shangmi-sm2 --features all-backends --test kat
+        run_cargo test --locked -p sm-pairing --features all-backends --test kat --test laws
+    }
 }
 
 cmd_clippy() {

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::{Rng, SeedableRng};
 
 use crate::ops::{Class, Op, Prepared, Secret};
 

@@ -11,7 +11,7 @@
 //! * The dudect test times only the closure, for a fixed and a random [`Secret`].
 
 use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::{Rng, SeedableRng};
 
 mod coverage;
 mod primitives;
@@ -41,7 +41,7 @@ pub enum Class {
 
 impl Secret {
     /// The secret of `class`, drawing from `rng` for [`Class::Random`].
-    pub fn new(class: Class, rng: &mut impl RngCore) -> Self {
+    pub fn new(class: Class, rng: &mut impl Rng) -> Self {
         let mut s = Secret {
             key: [0; 32],
             seed: [0; 32],

@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{Error, Result};
 use crate::io::Encoding;
-use crate::keys::{KeyFormat, PassArgs, Pbe};
+use crate::keys::{KeyFormat, OutPassArgs, PassArgs, Pbe};
 
 /// SM2 / SM3 / SM9 command-line tool, interoperable with OpenSSL 3.0 and GmSSL.
 ///
@@ -30,6 +30,108 @@ enum Command {
     /// SM9 identity-based cryptography: master keys, user keys, signatures, encryption, KEM.
     #[command(subcommand)]
     Sm9(Sm9Command),
+    /// SM4 file encryption (CBC, CTR, GCM), streamed; raw output as 'openssl enc -K -iv'.
+    Sm4(Sm4Args),
+    /// Operations per second on this machine, as 'openssl speed' (a quick look, not a benchmark).
+    Speed(SpeedArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) of smtool.
+    Man,
+}
+
+/// What `smtool speed` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SpeedAlg {
+    /// SM3 over 16 KiB.
+    Sm3,
+    /// SM4-CBC encryption of 16 KiB.
+    Sm4Cbc,
+    /// SM4-CTR of 16 KiB.
+    Sm4Ctr,
+    /// SM4-GCM encryption of 16 KiB.
+    Sm4Gcm,
+    /// SM2 signing (of a digest).
+    Sm2Sign,
+    /// SM2 verification (of a digest).
+    Sm2Verify,
+    /// SM2 encryption of a short message.
+    Sm2Encrypt,
+    /// SM2 decryption of a short message.
+    Sm2Decrypt,
+    /// SM9 signing.
+    Sm9Sign,
+    /// SM9 verification.
+    Sm9Verify,
+    /// SM9 encryption of a short message.
+    Sm9Encrypt,
+    /// SM9 decryption of a short message.
+    Sm9Decrypt,
+}
+
+/// `smtool speed`.
+#[derive(Args, Debug)]
+pub struct SpeedArgs {
+    /// What to measure (default: everything).
+    #[arg(value_enum, value_name = "ALG")]
+    pub algs: Vec<SpeedAlg>,
+    /// Seconds per measurement.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    pub seconds: f64,
+}
+
+/// `smtool completions`.
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// SM4 modes of operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sm4Mode {
+    /// CBC with PKCS#7 padding (openssl enc -sm4-cbc); 16-byte IV.
+    Cbc,
+    /// CTR with a 128-bit big-endian counter (openssl enc -sm4-ctr); 16-byte initial counter.
+    Ctr,
+    /// GCM (NIST SP 800-38D) with a 12-byte IV; the 16-byte tag follows the ciphertext (as
+    /// GmSSL writes it).
+    Gcm,
+}
+
+/// `smtool sm4`.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("direction").required(true).args(["encrypt", "decrypt"])))]
+pub struct Sm4Args {
+    /// Encrypt.
+    #[arg(short, long)]
+    pub encrypt: bool,
+    /// Decrypt (GCM: nothing is written unless the tag checks out).
+    #[arg(short, long)]
+    pub decrypt: bool,
+    /// Mode of operation.
+    #[arg(short, long, value_enum, default_value_t = Sm4Mode::Cbc)]
+    pub mode: Sm4Mode,
+    /// The key, 32 hexadecimal digits, from FILE (preferred: a command line is visible to other
+    /// users).
+    #[arg(long, value_name = "FILE", conflicts_with = "key")]
+    pub key_file: Option<PathBuf>,
+    /// The key as 32 hexadecimal digits.
+    #[arg(short = 'K', long, value_name = "HEX")]
+    pub key: Option<String>,
+    /// The IV (CBC), initial counter block (CTR) or nonce (GCM) in hexadecimal: never reuse
+    /// one with the same key.
+    #[arg(long, value_name = "HEX")]
+    pub iv: String,
+    /// GCM additional authenticated data, in hexadecimal.
+    #[arg(long, value_name = "HEX")]
+    pub aad: Option<String>,
+    #[command(flatten)]
+    pub input: InArgs,
+    /// Output file ('-': standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: PathBuf,
 }
 
 /// Arguments of `smtool sm3`.
@@ -122,6 +224,9 @@ pub fn parse_hex(text: &str, opt: &str) -> Result<Vec<u8>> {
     })
 }
 
+/// The `--id` help of the SM9 commands (the shared text names SM2's default ID).
+const SM9_ID_HELP: &str = "Identity as text (required)";
+
 /// Where a newly written key goes.
 #[derive(Args, Debug, Clone)]
 pub struct KeyOutArgs {
@@ -136,6 +241,8 @@ pub enum Sm2Command {
     Keygen(Sm2Keygen),
     /// Write the SPKI public key of a private key (or re-encode a public key).
     Pubkey(Sm2Pubkey),
+    /// Print what a key file holds, as 'openssl pkey -text' (the secret only with --secret).
+    Show(ShowArgs),
     /// Sign a message (streamed: SM3(ZA || M) is computed chunk by chunk).
     Sign(Sm2Sign),
     /// Verify a signature over a message (streamed).
@@ -144,10 +251,14 @@ pub enum Sm2Command {
     Encrypt(Sm2Encrypt),
     /// Decrypt with a private key.
     Decrypt(Sm2Decrypt),
+    /// Key exchange with a peer over two byte streams (FIFOs, pipes, standard input/output).
+    Exchange(Sm2Exchange),
 }
 
 /// `smtool sm2 keygen`.
 #[derive(Args, Debug)]
+#[command(mut_arg("out_pass_env", |a| a.alias("pass-env")))]
+#[command(mut_arg("out_pass_file", |a| a.alias("pass-file")))]
 pub struct Sm2Keygen {
     /// Private key output ('-': standard output).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
@@ -156,13 +267,25 @@ pub struct Sm2Keygen {
     #[arg(long, value_name = "FILE")]
     pub pubout: Option<PathBuf>,
     #[command(flatten)]
-    pub pass: PassArgs,
-    /// Password-based encryption to use with the password (default gmssl; needs --pass-env or
-    /// --pass-file).
+    pub pass: OutPassArgs,
+    /// Password-based encryption to use with the password (default gmssl, which OpenSSL 3.0
+    /// cannot read; needs --out-pass-env or --out-pass-file).
     #[arg(long, value_enum)]
     pub pbe: Option<Pbe>,
+    /// PKCS#8 layout of the private key (GmSSL and OpenSSL read both).
+    #[arg(long, value_enum, default_value_t = Pkcs8Layout::Openssl)]
+    pub pkcs8_layout: Pkcs8Layout,
     #[command(flatten)]
     pub key_out: KeyOutArgs,
+}
+
+/// Where an SM2 PKCS#8 key names its curve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Pkcs8Layout {
+    /// In the AlgorithmIdentifier only, as OpenSSL writes it.
+    Openssl,
+    /// Also inside the ECPrivateKey ([0] parameters), as GmSSL writes it.
+    Gmssl,
 }
 
 /// `smtool sm2 pubkey`.
@@ -178,6 +301,19 @@ pub struct Sm2Pubkey {
     pub out: PathBuf,
     #[command(flatten)]
     pub key_out: KeyOutArgs,
+}
+
+/// `smtool sm2 show` / `sm9 show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The key file, PEM or DER (private, public or master public key).
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    /// Also print the secret (private key, master secret or user key).
+    #[arg(long)]
+    pub secret: bool,
 }
 
 /// SM2 signature encodings.
@@ -285,6 +421,10 @@ pub enum Sm9Command {
     Setup(Sm9Setup),
     /// Extract a user's private key for an identity from a master key.
     Extract(Sm9Extract),
+    /// Write the master public key of a master key or user key (re-derived from a master key).
+    Pubkey(Sm9Pubkey),
+    /// Print what a key file holds (the secret only with --secret).
+    Show(ShowArgs),
     /// Sign a message with a user signing key (streamed).
     Sign(Sm9Sign),
     /// Verify a signature for an identity under a master public key (streamed).
@@ -296,11 +436,15 @@ pub enum Sm9Command {
     /// Key encapsulation: derive a shared key for an identity, or recover it.
     #[command(subcommand)]
     Kem(Sm9Kem),
+    /// Key exchange with a peer over two byte streams (FIFOs, pipes, standard input/output).
+    Exchange(Sm9Exchange),
 }
 
 /// `smtool sm9 setup`.
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("system").required(true).args(["sign", "enc"])))]
+#[command(mut_arg("out_pass_env", |a| a.alias("pass-env")))]
+#[command(mut_arg("out_pass_file", |a| a.alias("pass-file")))]
 pub struct Sm9Setup {
     /// Signature system (master public key in G2).
     #[arg(long)]
@@ -308,20 +452,46 @@ pub struct Sm9Setup {
     /// Encryption / key-exchange system (master public key in G1).
     #[arg(long)]
     pub enc: bool,
-    /// Master key output ('-': standard output).
-    #[arg(short, long, value_name = "FILE")]
+    /// Master key output ('-': standard output). It is password-encrypted (PBKDF2-HMAC-SM3 and
+    /// SM4-CBC, as GmSSL writes and requires): give --out-pass-env or --out-pass-file, or
+    /// --no-encrypt to write it in the clear.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub out: PathBuf,
     /// Master public key output.
     #[arg(long, value_name = "FILE")]
     pub pubout: Option<PathBuf>,
     #[command(flatten)]
+    pub pass: OutPassArgs,
+    /// Write the master key unencrypted (GmSSL refuses to; anyone who reads the file can issue
+    /// keys for every identity).
+    #[arg(long, conflicts_with_all = ["out_pass_env", "out_pass_file"])]
+    pub no_encrypt: bool,
+    /// Use the master secret (ks or ke, 64 hexadecimal digits) in FILE instead of a random one:
+    /// turns a bare secret into a key file.
+    #[arg(long, value_name = "FILE")]
+    pub secret_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub key_out: KeyOutArgs,
+}
+
+/// `smtool sm9 pubkey`.
+#[derive(Args, Debug)]
+pub struct Sm9Pubkey {
+    /// SM9 master key or user key, PEM or DER (a user key carries its master public key).
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
     pub pass: PassArgs,
+    /// Master public key output ('-': standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: PathBuf,
     #[command(flatten)]
     pub key_out: KeyOutArgs,
 }
 
 /// `smtool sm9 extract`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Extract {
     /// Master key (signature or encryption system), PEM or DER.
     #[arg(short, long, value_name = "FILE")]
@@ -334,11 +504,10 @@ pub struct Sm9Extract {
     #[arg(long)]
     pub exchange: bool,
     /// User key output ('-': standard output).
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub out: PathBuf,
-    /// Encrypt the user key with the password in environment variable VAR.
-    #[arg(long, value_name = "VAR")]
-    pub out_pass_env: Option<String>,
+    #[command(flatten)]
+    pub out_pass: OutPassArgs,
     #[command(flatten)]
     pub key_out: KeyOutArgs,
 }
@@ -371,9 +540,10 @@ pub struct Sm9Sign {
 
 /// `smtool sm9 verify`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Verify {
     /// Signature master public key, PEM or DER.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long = "pubkey", alias = "mpk", value_name = "FILE")]
     pub mpk: PathBuf,
     #[command(flatten)]
     pub id: IdArgs,
@@ -424,15 +594,17 @@ pub enum Sm9CtFormat {
 
 /// `smtool sm9 encrypt`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Encrypt {
     /// Encryption master public key, PEM or DER.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long = "pubkey", alias = "mpk", value_name = "FILE")]
     pub mpk: PathBuf,
     #[command(flatten)]
     pub id: IdArgs,
-    /// MAC over C2.
-    #[arg(long, value_enum, default_value_t = Sm9Mac::Standard)]
-    pub mac: Sm9Mac,
+    /// MAC over C2 [default: gmssl with --format der, as GmSSL writes DER; standard with
+    /// --format raw, as gmalg writes raw ciphertexts].
+    #[arg(long, value_enum)]
+    pub mac: Option<Sm9Mac>,
     /// Cipher for the message.
     #[arg(long, value_enum, default_value_t = Sm9Cipher::Kdf)]
     pub cipher: Sm9Cipher,
@@ -447,6 +619,7 @@ pub struct Sm9Encrypt {
 
 /// `smtool sm9 decrypt`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Decrypt {
     /// User decryption key, PEM or DER.
     #[arg(short, long, value_name = "FILE")]
@@ -455,9 +628,10 @@ pub struct Sm9Decrypt {
     pub pass: PassArgs,
     #[command(flatten)]
     pub id: IdArgs,
-    /// MAC over C2 (must match the sender's).
-    #[arg(long, value_enum, default_value_t = Sm9Mac::Standard)]
-    pub mac: Sm9Mac,
+    /// MAC over C2, the sender's [default: gmssl with --format der, standard with --format raw,
+    /// as smtool sm9 encrypt writes them].
+    #[arg(long, value_enum)]
+    pub mac: Option<Sm9Mac>,
     /// Cipher of a raw ciphertext (DER ciphertexts name theirs).
     #[arg(long, value_enum)]
     pub cipher: Option<Sm9Cipher>,
@@ -477,10 +651,10 @@ pub struct Sm9Decrypt {
 /// Encodings of an SM9 encapsulation C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Sm9KemFormat {
+    /// 04 || x || y (65 bytes), as gmalg writes it.
+    Raw,
     /// DER BIT STRING of 04 || x || y.
     Der,
-    /// 04 || x || y (65 bytes; gmalg).
-    Raw,
 }
 
 #[derive(Subcommand, Debug)]
@@ -493,9 +667,10 @@ pub enum Sm9Kem {
 
 /// `smtool sm9 kem encap`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Encap {
     /// Encryption master public key, PEM or DER.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long = "pubkey", alias = "mpk", value_name = "FILE")]
     pub mpk: PathBuf,
     #[command(flatten)]
     pub id: IdArgs,
@@ -506,7 +681,7 @@ pub struct Sm9Encap {
     #[arg(long, value_name = "FILE")]
     pub key_out: PathBuf,
     /// Encapsulation encoding.
-    #[arg(long, value_enum, default_value_t = Sm9KemFormat::Der)]
+    #[arg(long, value_enum, default_value_t = Sm9KemFormat::Raw)]
     pub format: Sm9KemFormat,
     #[command(flatten)]
     pub out: OutArgs,
@@ -514,6 +689,7 @@ pub struct Sm9Encap {
 
 /// `smtool sm9 kem decap`.
 #[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(SM9_ID_HELP)))]
 pub struct Sm9Decap {
     /// User decryption key, PEM or DER.
     #[arg(short, long, value_name = "FILE")]
@@ -526,12 +702,116 @@ pub struct Sm9Decap {
     #[arg(long, value_name = "BYTES", default_value_t = 32)]
     pub len: usize,
     /// Encapsulation encoding.
-    #[arg(long, value_enum, default_value_t = Sm9KemFormat::Der)]
+    #[arg(long, value_enum, default_value_t = Sm9KemFormat::Raw)]
     pub format: Sm9KemFormat,
     #[command(flatten)]
     pub input: InArgs,
     #[command(flatten)]
     pub out: OutArgs,
+}
+
+/// The party's role in a key exchange.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A: sends first.
+    Initiator,
+    /// B: answers.
+    Responder,
+}
+
+/// What both key exchanges take.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("role").required(true).args(["initiator", "responder"])))]
+pub struct ExchangeArgs {
+    /// Be the initiator A (sends R_A first).
+    #[arg(long)]
+    pub initiator: bool,
+    /// Be the responder B.
+    #[arg(long)]
+    pub responder: bool,
+    /// Our own identity / distinguishing ID (SM2 default 1234567812345678).
+    #[arg(long = "id", value_name = "ID")]
+    pub own: Option<String>,
+    /// The peer's identity / distinguishing ID (SM2 default 1234567812345678).
+    #[arg(long, value_name = "ID")]
+    pub peer_id: Option<String>,
+    /// Where our messages go ('-': standard output).
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    pub send: PathBuf,
+    /// Where the peer's messages come from ('-': standard input).
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    pub recv: PathBuf,
+    /// Shared key length in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 16)]
+    pub len: usize,
+    /// Skip the optional key confirmation (S_B, S_A), as gmalg does; both parties must agree.
+    #[arg(long)]
+    pub no_confirm: bool,
+    /// Shared key output.
+    #[arg(long, value_name = "FILE")]
+    pub key_out: PathBuf,
+    /// Text encoding of the shared key.
+    #[arg(long, value_enum, default_value_t = Encoding::Raw)]
+    pub encoding: Encoding,
+}
+
+impl ExchangeArgs {
+    /// The role chosen.
+    pub fn role(&self) -> Role {
+        if self.initiator {
+            Role::Initiator
+        } else {
+            Role::Responder
+        }
+    }
+
+    fn id(given: &Option<String>, default: Option<&[u8]>, opt: &str) -> Result<Vec<u8>> {
+        match (given, default) {
+            (Some(s), _) => Ok(s.as_bytes().to_vec()),
+            (None, Some(d)) => Ok(d.to_vec()),
+            (None, None) => Err(Error::Usage(format!("{opt} is required"))),
+        }
+    }
+
+    /// Our ID, or `default`.
+    pub fn own_id(&self, default: Option<&[u8]>) -> Result<Vec<u8>> {
+        Self::id(&self.own, default, "--id")
+    }
+
+    /// The peer's ID, or `default`.
+    pub fn peer_id(&self, default: Option<&[u8]>) -> Result<Vec<u8>> {
+        Self::id(&self.peer_id, default, "--peer-id")
+    }
+}
+
+/// `smtool sm2 exchange`.
+#[derive(Args, Debug)]
+pub struct Sm2Exchange {
+    /// Our SM2 private key, PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    /// The peer's SM2 public key (SPKI), PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub pubkey: PathBuf,
+    #[command(flatten)]
+    pub exchange: ExchangeArgs,
+}
+
+/// `smtool sm9 exchange`.
+#[derive(Args, Debug)]
+#[command(mut_arg("own", |a| a.help("Our identity (required)")))]
+#[command(mut_arg("peer_id", |a| a.help("The peer's identity (required)")))]
+pub struct Sm9Exchange {
+    /// Our SM9 user key-exchange key (smtool sm9 extract --exchange), PEM or DER; it carries the
+    /// master public key.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    #[command(flatten)]
+    pub exchange: ExchangeArgs,
 }
 
 /// Runs the parsed command line.
@@ -540,5 +820,20 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Sm3(a) => crate::sm3_cmd::run(&a),
         Command::Sm2(c) => crate::sm2_cmd::run(c),
         Command::Sm9(c) => crate::sm9_cmd::run(c),
+        Command::Sm4(a) => crate::sm4_cmd::run(&a),
+        Command::Speed(a) => crate::speed::run(&a),
+        Command::Completions(a) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(a.shell, &mut cmd, "smtool", &mut out);
+            crate::io::print(&out)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
+                .render(&mut out)
+                .map_err(|e| Error::Input(format!("cannot render the man page: {e}")))?;
+            crate::io::print(&out)
+        }
     }
 }

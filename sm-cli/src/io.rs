@@ -147,6 +147,14 @@ fn read_some(r: &mut dyn Read, buf: &mut [u8], path: &Path) -> Result<usize> {
 
 /// Feeds `path` to `f` in chunks without holding it in memory; returns the byte count.
 pub fn stream(path: &Path, mut f: impl FnMut(&[u8])) -> Result<u64> {
+    try_stream(path, |c| {
+        f(c);
+        Ok(())
+    })
+}
+
+/// [`stream`] with a fallible `f` (its first error stops the stream).
+pub fn try_stream(path: &Path, mut f: impl FnMut(&[u8]) -> Result<()>) -> Result<u64> {
     let mut r = open(path)?;
     let mut buf = vec![0u8; CHUNK];
     let mut total = 0u64;
@@ -155,7 +163,7 @@ pub fn stream(path: &Path, mut f: impl FnMut(&[u8])) -> Result<u64> {
         if n == 0 {
             return Ok(total);
         }
-        f(&buf[..n]);
+        f(&buf[..n])?;
         total += n as u64;
     }
 }
@@ -516,21 +524,10 @@ impl Outputs {
                 dest, file, mode, ..
             } = t
             {
-                let mut f = file.take().expect("not yet written");
-                let mut w = io::BufWriter::with_capacity(CHUNK, &mut f);
-                enc.write_to(&mut w, d)
-                    .and_then(|()| w.flush())
-                    .map_err(|e| Error::io(dest, "write", &e))?;
-                drop(w);
-                #[cfg(unix)]
-                if let Some(m) = mode {
-                    use std::os::unix::fs::PermissionsExt;
-                    f.set_permissions(std::fs::Permissions::from_mode(*m))
-                        .map_err(|e| Error::io(dest, "write", &e))?;
-                }
-                #[cfg(not(unix))]
-                let _ = mode;
-                f.sync_all().map_err(|e| Error::io(dest, "write", &e))?;
+                let f = file.take().expect("not yet written");
+                write_file(f, dest, *mode, |w| {
+                    enc.write_to(w, d).map_err(|e| Error::io(dest, "write", &e))
+                })?;
             }
         }
         for (t, &(d, enc)) in self.targets.iter().zip(data) {
@@ -553,6 +550,11 @@ impl Outputs {
                 Target::Atomic { .. } => {}
             }
         }
+        self.rename_all()
+    }
+
+    /// Renames every written temporary file into place.
+    fn rename_all(&mut self) -> Result<()> {
         for t in &mut self.targets {
             if let Target::Atomic { dest, tmp, .. } = t {
                 std::fs::rename(&*tmp, &*dest).map_err(|e| Error::io(dest, "write", &e))?;
@@ -564,6 +566,93 @@ impl Outputs {
         }
         Ok(())
     }
+
+    /// Streams the one planned output: `produce` writes it chunk by chunk. A file is written
+    /// to its temporary file and renamed into place only if `produce` succeeds. With `hold`
+    /// (authenticated decryption), standard output or a device gets nothing before `produce`
+    /// succeeds: the output is kept in memory until then (at most [`MAX_DATA`] bytes).
+    pub fn stream_one(
+        mut self,
+        hold: bool,
+        produce: impl FnOnce(&mut dyn Write) -> Result<()>,
+    ) -> Result<()> {
+        assert_eq!(self.targets.len(), 1, "one output");
+        let write_err = |p: &Path, e: io::Error| Error::io(p, "write", &e);
+        match &mut self.targets[0] {
+            Target::Atomic {
+                dest, file, mode, ..
+            } => {
+                let f = file.take().expect("not yet written");
+                write_file(f, dest, *mode, produce)?;
+            }
+            t => {
+                let (mut sink, path): (Box<dyn Write>, PathBuf) = match t {
+                    Target::Direct(p) => (
+                        Box::new(
+                            std::fs::OpenOptions::new()
+                                .write(true)
+                                .open(&*p)
+                                .map_err(|e| Error::io(p, "open", &e))?,
+                        ),
+                        p.clone(),
+                    ),
+                    _ => (Box::new(io::stdout().lock()), PathBuf::from("-")),
+                };
+                if hold {
+                    let mut held = Held(zeroize::Zeroizing::new(Vec::new()));
+                    produce(&mut held)?;
+                    sink.write_all(&held.0)
+                        .and_then(|()| sink.flush())
+                        .map_err(|e| write_err(&path, e))?;
+                } else {
+                    let mut w = io::BufWriter::with_capacity(CHUNK, sink);
+                    produce(&mut w)?;
+                    w.flush().map_err(|e| write_err(&path, e))?;
+                }
+            }
+        }
+        self.rename_all()
+    }
+}
+
+/// Output kept in memory until it may be released (wiped on drop), at most [`MAX_DATA`] bytes.
+struct Held(zeroize::Zeroizing<Vec<u8>>);
+
+impl Write for Held {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if (self.0.len() + buf.len()) as u64 > MAX_DATA {
+            return Err(io::Error::other(format!(
+                "the output is larger than {MAX_DATA} bytes: write it to a file (--out)"
+            )));
+        }
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes a temporary file through `produce`, gives it its final `mode` and syncs it.
+fn write_file(
+    mut f: File,
+    dest: &Path,
+    mode: Option<u32>,
+    produce: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    let mut w = io::BufWriter::with_capacity(CHUNK, &mut f);
+    produce(&mut w)?;
+    w.flush().map_err(|e| Error::io(dest, "write", &e))?;
+    drop(w);
+    #[cfg(unix)]
+    if let Some(m) = mode {
+        use std::os::unix::fs::PermissionsExt;
+        f.set_permissions(std::fs::Permissions::from_mode(m))
+            .map_err(|e| Error::io(dest, "write", &e))?;
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    f.sync_all().map_err(|e| Error::io(dest, "write", &e))
 }
 
 impl Drop for Outputs {

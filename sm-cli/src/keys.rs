@@ -13,7 +13,6 @@ use zeroize::Zeroizing;
 
 use crate::error::{quote, quote_bytes, Error, Result};
 use crate::io;
-use crate::pbe::{self, PbeError};
 
 const OID_EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
 const OID_SM2: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.301");
@@ -98,31 +97,71 @@ pub struct PassArgs {
 impl PassArgs {
     /// The password, if one was given.
     pub fn password(&self) -> Result<Option<Zeroizing<Vec<u8>>>> {
-        if let Some(var) = &self.pass_env {
-            if var.is_empty() {
-                return Err(Error::Usage(
-                    "--pass-env needs the name of an environment variable".into(),
-                ));
-            }
-            return match std::env::var_os(var) {
-                Some(v) => Ok(Some(Zeroizing::new(v.into_encoded_bytes()))),
-                None => Err(Error::Usage(format!(
-                    "environment variable {} (given by --pass-env) is not set",
-                    quote_bytes(var.as_bytes())
-                ))),
-            };
-        }
-        if let Some(path) = &self.pass_file {
-            let line = Zeroizing::new(io::read_first_line(path, io::MAX_PASSWORD, "the password")?);
-            return Ok(Some(line));
-        }
-        Ok(None)
+        read_password(
+            self.pass_env.as_deref(),
+            self.pass_file.as_deref(),
+            "--pass-env",
+        )
     }
 
     /// `("--pass-file", path)` for the standard-input accounting.
     pub fn reader(&self) -> (&'static str, Option<&Path>) {
         ("--pass-file", self.pass_file.as_deref())
     }
+}
+
+/// Password options of a command that writes a key: the password it is encrypted with.
+#[derive(Args, Debug, Clone, Default)]
+pub struct OutPassArgs {
+    /// Encrypt the written key with the password in environment variable VAR.
+    #[arg(long, value_name = "VAR", conflicts_with = "out_pass_file")]
+    pub out_pass_env: Option<String>,
+    /// Encrypt the written key with the password on the first line of FILE.
+    #[arg(long, value_name = "FILE")]
+    pub out_pass_file: Option<std::path::PathBuf>,
+}
+
+impl OutPassArgs {
+    /// The password, if one was given.
+    pub fn password(&self) -> Result<Option<Zeroizing<Vec<u8>>>> {
+        read_password(
+            self.out_pass_env.as_deref(),
+            self.out_pass_file.as_deref(),
+            "--out-pass-env",
+        )
+    }
+
+    /// `("--out-pass-file", path)` for the standard-input accounting.
+    pub fn reader(&self) -> (&'static str, Option<&Path>) {
+        ("--out-pass-file", self.out_pass_file.as_deref())
+    }
+}
+
+/// The password from environment variable `var` (option `env_opt`) or the first line of `file`.
+fn read_password(
+    var: Option<&str>,
+    file: Option<&Path>,
+    env_opt: &str,
+) -> Result<Option<Zeroizing<Vec<u8>>>> {
+    if let Some(var) = var {
+        if var.is_empty() {
+            return Err(Error::Usage(format!(
+                "{env_opt} needs the name of an environment variable"
+            )));
+        }
+        return match std::env::var_os(var) {
+            Some(v) => Ok(Some(Zeroizing::new(v.into_encoded_bytes()))),
+            None => Err(Error::Usage(format!(
+                "environment variable {} (given by {env_opt}) is not set",
+                quote_bytes(var.as_bytes())
+            ))),
+        };
+    }
+    if let Some(path) = file {
+        let line = Zeroizing::new(io::read_first_line(path, io::MAX_PASSWORD, "the password")?);
+        return Ok(Some(line));
+    }
+    Ok(None)
 }
 
 /// Output form of a written key.
@@ -138,10 +177,12 @@ pub enum KeyFormat {
 /// Which password-based encryption to write (when a password is given).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Pbe {
-    /// PBKDF2-HMAC-SM3 + SM4-CBC, as GmSSL writes it.
+    /// PBKDF2-HMAC-SM3 + SM4-CBC, as GmSSL writes it (OpenSSL 3.0 cannot read it: it has no
+    /// HMAC-SM3 PRF for PBKDF2).
     #[default]
     Gmssl,
-    /// PBKDF2-HMAC-SHA256 + SM4-CBC: readable by OpenSSL 3.0 (and GmSSL).
+    /// PBKDF2-HMAC-SHA256 + AES-256-CBC, as `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes it:
+    /// readable by every OpenSSL.
     Openssl,
 }
 
@@ -160,6 +201,7 @@ const KNOWN_LABELS: &[&str] = &[
     "EC PRIVATE KEY",
     "SM2 PRIVATE KEY",
     "EC PARAMETERS",
+    "SM2 PARAMETERS",
     "RSA PRIVATE KEY",
     "RSA PUBLIC KEY",
     "DSA PRIVATE KEY",
@@ -281,7 +323,7 @@ fn key_der(path: &Path, data: &[u8]) -> Result<(Zeroizing<Vec<u8>>, Option<Strin
     let blocks = pem_blocks(text).map_err(|e| Error::Input(format!("{name}: {e}")))?;
     let block = blocks
         .into_iter()
-        .find(|b| b.label != "EC PARAMETERS")
+        .find(|b| b.label != "EC PARAMETERS" && b.label != "SM2 PARAMETERS")
         .ok_or_else(|| Error::Input(format!("{name}: no key found in the PEM file")))?;
     Ok((block.der, Some(block.label)))
 }
@@ -447,6 +489,9 @@ fn classify(der: &[u8]) -> Option<(Kind, Form)> {
     }
 }
 
+// Keys are written by both libraries and read through sm2's PBES2: one bound.
+const _: () = assert!(sm2::MAX_PBKDF2_ITERATIONS == sm9::MAX_PBKDF2_ITERATIONS);
+
 /// Reads and recognises the key in `path`, decrypting it when it is encrypted. A PEM label
 /// must fit what the block holds.
 fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
@@ -456,7 +501,7 @@ fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
         return Err(Error::Input(format!("{name}: empty key file")));
     }
     let (der, label) = key_der(path, &data)?;
-    let encrypted = pbe::is_pbes2(&der);
+    let encrypted = sm2::is_pbes2_encrypted(&der);
     let mismatch = |label: &str, holds: &str| {
         Error::Input(format!(
             "{name}: the PEM label {} does not fit what the block holds ({holds})",
@@ -484,12 +529,15 @@ fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
                 "{name} is password-encrypted: give the password with --pass-env VAR or --pass-file FILE"
             ))
         })?;
-        let der = pbe::decrypt(&der, &pw).map_err(|e| match e {
-            PbeError::WrongPassword => Error::Input(format!(
+        // The libraries' PBES2 (sm2's reads every scheme smtool meets, for SM9 keys too).
+        let der = sm2::decrypt_pkcs8_der(&der, &pw).map_err(|e| match e {
+            sm2::Error::Decryption => Error::Input(format!(
                 "{name}: wrong password (or corrupted encrypted key)"
             )),
-            PbeError::Malformed(m) => Error::Input(format!("{name}: malformed encrypted key: {m}")),
-            PbeError::Unsupported(m) => Error::Input(format!("{name}: unsupported {m}")),
+            _ => Error::Input(format!(
+                "{name}: malformed or unsupported encrypted key (PBES2 with PBKDF2-HMAC-SM3 or -SHA256 and SM4-, AES-128- or AES-256-CBC, at most {} iterations, is supported)",
+                sm2::MAX_PBKDF2_ITERATIONS
+            )),
         })?;
         // A wrong password that happens to leave valid padding decrypts to garbage.
         return match classify(&der) {
@@ -558,19 +606,9 @@ pub fn sm2_public(path: &Path) -> Result<sm2::PublicKey> {
     sm2::PublicKey::from_public_key_der(&k.der).map_err(|e| bad_key(path, "SM2 public key", e))
 }
 
-/// A loaded SM2 key of either kind (for `sm2 pubkey`).
+/// The public key of an SM2 key of either kind (for `sm2 pubkey`).
 pub fn sm2_any_public(path: &Path, pass: &PassArgs) -> Result<sm2::PublicKey> {
-    let k = load_kind(
-        path,
-        pass,
-        &[Kind::Sm2Private, Kind::Sm2Public],
-        "an SM2 key",
-    )?;
-    if k.kind == Kind::Sm2Public {
-        return sm2::PublicKey::from_public_key_der(&k.der)
-            .map_err(|e| bad_key(path, "SM2 public key", e));
-    }
-    Ok(*sm2_secret_from(&k, path)?.public_key())
+    Ok(sm2_any(path, pass)?.1)
 }
 
 fn sm2_secret_from(k: &Loaded, path: &Path) -> Result<sm2::SecretKey> {
@@ -650,8 +688,22 @@ pub fn sm9_any_master(path: &Path, pass: &PassArgs) -> Result<Sm9Master> {
         &[Kind::Sm9SignMaster, Kind::Sm9EncMaster],
         "an SM9 master key",
     )?;
-    let bad = |e| bad_key(path, "SM9 master key", e);
-    Ok(match (k.kind, k.form) {
+    master_from(&k, path)
+}
+
+/// The master key in `k` (an SM9 master key of either system).
+fn master_from(k: &Loaded, path: &Path) -> Result<Sm9Master> {
+    let bad = |e| {
+        match e {
+        // The secret is valid; say so when the public point is a valid point of another secret.
+        sm9::Error::InvalidPoint if master_point_is_valid(k) => Error::Input(format!(
+            "{}: invalid SM9 master key: its master public key does not match its secret (the pair does not belong together)",
+            quote(path)
+        )),
+        e => bad_key(path, "SM9 master key", e),
+    }
+    };
+    Ok(match (&k.kind, k.form) {
         (Kind::Sm9SignMaster, Form::Pkcs8) => {
             Sm9Master::Sign(sm9::SignMasterKey::from_pkcs8_der(&k.der).map_err(bad)?)
         }
@@ -661,6 +713,128 @@ pub fn sm9_any_master(path: &Path, pass: &PassArgs) -> Result<Sm9Master> {
         (_, Form::Pkcs8) => Sm9Master::Enc(sm9::EncMasterKey::from_pkcs8_der(&k.der).map_err(bad)?),
         _ => Sm9Master::Enc(sm9::EncMasterKey::from_der(&k.der).map_err(bad)?),
     })
+}
+
+/// Whether the `Ppub` BIT STRING of a master key (bare or in PKCS#8) is a valid point of its
+/// group.
+fn master_point_is_valid(k: &Loaded) -> bool {
+    let pki;
+    let bare: &[u8] = if k.form == Form::Pkcs8 {
+        match sm2::pkcs8::PrivateKeyInfoRef::from_der(&k.der) {
+            Ok(p) => {
+                pki = p;
+                pki.private_key.as_bytes()
+            }
+            Err(_) => return false,
+        }
+    } else {
+        &k.der
+    };
+    let Some(el) = sequence_elements(bare) else {
+        return false;
+    };
+    let Some(bits) = el.get(1).and_then(|e| BitStringRef::try_from(*e).ok()) else {
+        return false;
+    };
+    let Some(point) = bits.as_bytes() else {
+        return false;
+    };
+    match k.kind {
+        Kind::Sm9SignMaster => sm9::SignMasterPublicKey::from_bytes(point).is_ok(),
+        _ => sm9::EncMasterPublicKey::from_bytes(point).is_ok(),
+    }
+}
+
+/// The master public key of an SM9 key, by system.
+pub enum Sm9Public {
+    /// Signature system.
+    Sign(sm9::SignMasterPublicKey),
+    /// Encryption / key-exchange system.
+    Enc(sm9::EncMasterPublicKey),
+}
+
+/// Any SM9 key.
+pub enum Sm9Any {
+    /// A master key (either system).
+    Master(Sm9Master),
+    /// A user signing key.
+    SignUser(sm9::SignUserKey),
+    /// A user decryption key.
+    EncUser(sm9::EncUserKey),
+    /// A user key-exchange key.
+    ExchangeUser(sm9::ExchangeUserKey),
+    /// A master public key.
+    Public(Sm9Public),
+}
+
+impl Sm9Any {
+    /// The master public key: re-derived from a master key, carried by a user key, or the key
+    /// itself.
+    pub fn master_public_key(&self) -> Sm9Public {
+        match self {
+            Sm9Any::Master(Sm9Master::Sign(m)) => Sm9Public::Sign(*m.public_key()),
+            Sm9Any::Master(Sm9Master::Enc(m)) => Sm9Public::Enc(*m.public_key()),
+            Sm9Any::SignUser(k) => Sm9Public::Sign(k.master_public_key()),
+            Sm9Any::EncUser(k) => Sm9Public::Enc(k.master_public_key()),
+            Sm9Any::ExchangeUser(k) => Sm9Public::Enc(k.master_public_key()),
+            Sm9Any::Public(Sm9Public::Sign(p)) => Sm9Public::Sign(*p),
+            Sm9Any::Public(Sm9Public::Enc(p)) => Sm9Public::Enc(*p),
+        }
+    }
+}
+
+/// Any SM9 key file: master key, user key or master public key.
+pub fn sm9_any(path: &Path, pass: &PassArgs) -> Result<Sm9Any> {
+    let k = load(path, pass)?;
+    let bad = |e| bad_key(path, "SM9 key", e);
+    let pkcs8 = k.form == Form::Pkcs8;
+    macro_rules! user {
+        ($ty:ty) => {
+            if pkcs8 {
+                <$ty>::from_pkcs8_der(&k.der)
+            } else {
+                <$ty>::from_der(&k.der)
+            }
+            .map_err(bad)?
+        };
+    }
+    Ok(match k.kind {
+        Kind::Sm9SignMaster | Kind::Sm9EncMaster => Sm9Any::Master(master_from(&k, path)?),
+        Kind::Sm9SignUser => Sm9Any::SignUser(user!(sm9::SignUserKey)),
+        Kind::Sm9EncUser => Sm9Any::EncUser(user!(sm9::EncUserKey)),
+        Kind::Sm9ExchangeUser => Sm9Any::ExchangeUser(user!(sm9::ExchangeUserKey)),
+        Kind::Sm9SignMpk => Sm9Any::Public(Sm9Public::Sign(
+            sm9::SignMasterPublicKey::from_der(&k.der).map_err(bad)?,
+        )),
+        Kind::Sm9EncMpk => Sm9Any::Public(Sm9Public::Enc(
+            sm9::EncMasterPublicKey::from_der(&k.der).map_err(bad)?,
+        )),
+        other => {
+            return Err(Error::Input(format!(
+                "wrong key type: {} holds {}, expected an SM9 master key, user key or master public key",
+                quote(path),
+                other.describe()
+            )))
+        }
+    })
+}
+
+/// An SM2 key of either kind, for `sm2 show`: the secret key if the file holds one.
+pub fn sm2_any(path: &Path, pass: &PassArgs) -> Result<(Option<sm2::SecretKey>, sm2::PublicKey)> {
+    let k = load_kind(
+        path,
+        pass,
+        &[Kind::Sm2Private, Kind::Sm2Public],
+        "an SM2 key",
+    )?;
+    if k.kind == Kind::Sm2Public {
+        let pk = sm2::PublicKey::from_public_key_der(&k.der)
+            .map_err(|e| bad_key(path, "SM2 public key", e))?;
+        return Ok((None, pk));
+    }
+    let sk = sm2_secret_from(&k, path)?;
+    let pk = *sk.public_key();
+    Ok((Some(sk), pk))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,12 +10,15 @@
 
 mod cli;
 mod error;
+mod exchange;
 mod io;
 mod keys;
-mod pbe;
+mod show;
 mod sm2_cmd;
 mod sm3_cmd;
+mod sm4_cmd;
 mod sm9_cmd;
+mod speed;
 
 use std::io::Write as _;
 use std::process::ExitCode;

@@ -1,12 +1,13 @@
 //! `smtool sm2 …`: keys, signatures and encryption (GB/T 32918).
 
-use rand_core::OsRng;
+use getrandom::SysRng;
+use rand_core::UnwrapErr;
 use sm3::digest::Digest as _;
 use zeroize::Zeroizing;
 
 use crate::cli::{
-    Sm2Command, Sm2CtFormat, Sm2Decrypt, Sm2Encrypt, Sm2Keygen, Sm2Pubkey, Sm2SigFormat, Sm2Sign,
-    Sm2Verify,
+    Pkcs8Layout, Sm2Command, Sm2CtFormat, Sm2Decrypt, Sm2Encrypt, Sm2Keygen, Sm2Pubkey,
+    Sm2SigFormat, Sm2Sign, Sm2Verify,
 };
 use crate::error::{quote, Error, Result};
 use crate::io::{self, Encoding};
@@ -17,10 +18,12 @@ pub fn run(c: Sm2Command) -> Result<()> {
     match c {
         Sm2Command::Keygen(a) => keygen(&a),
         Sm2Command::Pubkey(a) => pubkey(&a),
+        Sm2Command::Show(a) => crate::show::sm2(&a),
         Sm2Command::Sign(a) => sign(&a),
         Sm2Command::Verify(a) => verify(&a),
         Sm2Command::Encrypt(a) => encrypt(&a),
         Sm2Command::Decrypt(a) => decrypt(&a),
+        Sm2Command::Exchange(a) => crate::exchange::sm2(&a),
     }
 }
 
@@ -37,24 +40,31 @@ fn keygen(a: &Sm2Keygen) -> Result<()> {
     let pw = a.pass.password()?;
     if pw.is_none() && a.pbe.is_some() {
         return Err(Error::Usage(
-            "--pbe encrypts the key with a password: give --pass-env VAR or --pass-file FILE"
+            "--pbe encrypts the key with a password: give --out-pass-env VAR or --out-pass-file FILE"
                 .into(),
         ));
     }
     let outs = io::Outputs::plan(&outputs)?;
-    let sk = sm2::SecretKey::random(&mut OsRng);
-    let pki = keys::sm2_pkcs8(&sk)?;
-    let encrypted = match (&pw, a.pbe.unwrap_or_default()) {
-        (None, _) => None,
-        (Some(pw), Pbe::Gmssl) => Some(
-            sk.to_pkcs8_encrypted_der(&mut OsRng, pw)
-                .map_err(|e| lib_err("cannot encrypt the key", e))?,
-        ),
-        (Some(pw), Pbe::Openssl) => Some(
-            crate::pbe::encrypt_openssl(&pki, pw)
-                .map_err(|e| Error::Input(format!("cannot encrypt the key: {e}")))?,
+    let sk = sm2::SecretKey::random(&mut UnwrapErr(SysRng));
+    let pki = match a.pkcs8_layout {
+        Pkcs8Layout::Openssl => keys::sm2_pkcs8(&sk)?,
+        Pkcs8Layout::Gmssl => Zeroizing::new(
+            sk.to_pkcs8_der_gmssl()
+                .map_err(|e| lib_err("cannot encode the key", e))?
+                .as_bytes()
+                .to_vec(),
         ),
     };
+    let scheme = match a.pbe.unwrap_or_default() {
+        Pbe::Gmssl => sm2::Pbes2::GmSsl,
+        Pbe::Openssl => sm2::Pbes2::OpenSsl,
+    };
+    let encrypted = pw
+        .map(|pw| {
+            sm2::encrypt_pkcs8_der(&mut UnwrapErr(SysRng), &pki, &pw, scheme)
+                .map_err(|e| lib_err("cannot encrypt the key", e))
+        })
+        .transpose()?;
     let fmt = a.key_out.key_format;
     let key = keys::private_bytes(fmt, &pki, encrypted)?;
     let spki = keys::der_bytes(fmt, "PUBLIC KEY", &keys::sm2_spki(sk.public_key())?)?;
@@ -102,7 +112,7 @@ fn sign(a: &Sm2Sign) -> Result<()> {
     let sk = keys::sm2_secret(&a.key, &a.pass)?;
     let signer = sm2::SigningKey::with_id(&sk, &id).map_err(|e| lib_err("bad ID", e))?;
     let e = prehash(signer.za(), &a.input.input)?;
-    let sig = signer.sign_prehash_with_rng(&mut OsRng, &e);
+    let sig = signer.sign_prehash_with_rng(&mut UnwrapErr(SysRng), &e);
     let bytes = match a.format {
         Sm2SigFormat::Der => sig.to_der(),
         Sm2SigFormat::Raw => sig.to_bytes().to_vec(),
@@ -168,9 +178,13 @@ fn encrypt(a: &Sm2Encrypt) -> Result<()> {
         ));
     }
     match a.format {
-        Sm2CtFormat::Der => pk.encrypt_der_in_place(&mut OsRng, &mut buf),
-        Sm2CtFormat::C1c3c2 => pk.encrypt_in_place(&mut OsRng, &mut buf, sm2::Mode::C1C3C2),
-        Sm2CtFormat::C1c2c3 => pk.encrypt_in_place(&mut OsRng, &mut buf, sm2::Mode::C1C2C3),
+        Sm2CtFormat::Der => pk.encrypt_der_in_place(&mut UnwrapErr(SysRng), &mut buf),
+        Sm2CtFormat::C1c3c2 => {
+            pk.encrypt_in_place(&mut UnwrapErr(SysRng), &mut buf, sm2::Mode::C1C3C2)
+        }
+        Sm2CtFormat::C1c2c3 => {
+            pk.encrypt_in_place(&mut UnwrapErr(SysRng), &mut buf, sm2::Mode::C1C2C3)
+        }
     }
     .map_err(|e| lib_err("encryption failed", e))?;
     outs.commit(&[(&buf, a.out.encoding)])

@@ -30,7 +30,7 @@ fn digest(path: &Path, key: Option<&[u8]>) -> Result<[u8; 32]> {
             Ok(h.finalize().into())
         }
         Some(k) => {
-            let mut m = <sm3::HmacSm3 as sm3::hmac::Mac>::new_from_slice(k)
+            let mut m = <sm3::HmacSm3 as sm3::hmac::KeyInit>::new_from_slice(k)
                 .map_err(|_| Error::Usage("invalid HMAC key".into()))?;
             io::stream(path, |c| m.update(c))?;
             Ok(m.finalize().into_bytes().into())

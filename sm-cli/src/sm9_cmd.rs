@@ -1,28 +1,32 @@
 //! `smtool sm9 …`: identity-based keys, signatures, encryption and KEM (GM/T 0044), in
 //! GmSSL's DER / PEM forms.
 
-use rand_core::OsRng;
+use getrandom::SysRng;
+use rand_core::UnwrapErr;
 use zeroize::Zeroizing;
 
 use crate::cli::{
     Sm9Cipher, Sm9Command, Sm9CtFormat, Sm9Decap, Sm9Decrypt, Sm9Encap, Sm9Encrypt, Sm9Extract,
-    Sm9Kem, Sm9KemFormat, Sm9Mac, Sm9Setup, Sm9SigFormat, Sm9Sign, Sm9Verify,
+    Sm9Kem, Sm9KemFormat, Sm9Mac, Sm9Pubkey, Sm9Setup, Sm9SigFormat, Sm9Sign, Sm9Verify,
 };
 use crate::error::{quote, Error, Result};
 use crate::io::{self, Encoding};
-use crate::keys::{self, KeyFormat, PassArgs, Sm9Master};
+use crate::keys::{self, KeyFormat, Sm9Master};
 
 /// Runs an `smtool sm9` subcommand.
 pub fn run(c: Sm9Command) -> Result<()> {
     match c {
         Sm9Command::Setup(a) => setup(&a),
         Sm9Command::Extract(a) => extract(&a),
+        Sm9Command::Pubkey(a) => pubkey(&a),
+        Sm9Command::Show(a) => crate::show::sm9(&a),
         Sm9Command::Sign(a) => sign(&a),
         Sm9Command::Verify(a) => verify(&a),
         Sm9Command::Encrypt(a) => encrypt(&a),
         Sm9Command::Decrypt(a) => decrypt(&a),
         Sm9Command::Kem(Sm9Kem::Encap(a)) => encap(&a),
         Sm9Command::Kem(Sm9Kem::Decap(a)) => decap(&a),
+        Sm9Command::Exchange(a) => crate::exchange::sm9(&a),
     }
 }
 
@@ -30,10 +34,26 @@ fn lib_err(what: &str, e: sm9::Error) -> Error {
     Error::Input(format!("{what}: {e}"))
 }
 
+/// The MAC given, or the one that goes with the format: GmSSL writes DER ciphertexts with its
+/// HMAC-SM3, gmalg raw ones with the standard's SM3(C2 || K2).
+fn mac_of(m: Option<Sm9Mac>, format: Sm9CtFormat) -> Sm9Mac {
+    m.unwrap_or(match format {
+        Sm9CtFormat::Der => Sm9Mac::Gmssl,
+        Sm9CtFormat::Raw => Sm9Mac::Standard,
+    })
+}
+
 fn mac_mode(m: Sm9Mac) -> sm9::MacMode {
     match m {
         Sm9Mac::Standard => sm9::MacMode::Sm3,
         Sm9Mac::Gmssl => sm9::MacMode::HmacSm3,
+    }
+}
+
+fn mac_name(m: Sm9Mac) -> &'static str {
+    match m {
+        Sm9Mac::Standard => "standard",
+        Sm9Mac::Gmssl => "gmssl",
     }
 }
 
@@ -69,36 +89,68 @@ fn cipher_name(m: sm9::EncryptionMode) -> String {
         .unwrap_or_default()
 }
 
+/// The master secret of `setup --secret-file`: 64 hexadecimal digits (surrounding whitespace
+/// ignored).
+fn master_secret(path: &std::path::Path) -> Result<Zeroizing<[u8; 32]>> {
+    let text = Zeroizing::new(io::read_bounded(path, 4096, "master secret")?);
+    let digits = Zeroizing::new(text.trim_ascii().to_vec());
+    let mut ks = Zeroizing::new([0u8; 32]);
+    if digits.len() != 64 || hex::decode_to_slice(&digits[..], &mut ks[..]).is_err() {
+        return Err(Error::Input(format!(
+            "{}: not a master secret (expected 64 hexadecimal digits)",
+            quote(path)
+        )));
+    }
+    Ok(ks)
+}
+
 fn setup(a: &Sm9Setup) -> Result<()> {
     let mut outputs = vec![("--out", a.out.as_path(), true)];
     if let Some(p) = &a.pubout {
         outputs.push(("--pubout", p.as_path(), false));
     }
-    io::check_single_stdin(&[a.pass.reader()])?;
+    io::check_single_stdin(&[a.pass.reader(), ("--secret-file", a.secret_file.as_deref())])?;
     let pw = a.pass.password()?;
+    if pw.is_none() && !a.no_encrypt {
+        return Err(Error::Usage(
+            "the master key is written password-encrypted (GmSSL requires it): give --out-pass-env VAR or --out-pass-file FILE, or --no-encrypt to write it in the clear".into(),
+        ));
+    }
+    let secret = a.secret_file.as_deref().map(master_secret).transpose()?;
     let outs = io::Outputs::plan(&outputs)?;
     let enc_err = |e| lib_err("cannot encode the master key", e);
+    let bad_secret = |e| Error::Input(format!("invalid master secret: {e}"));
     let fmt = a.key_out.key_format;
     let (key, label, mpk_der) = if a.sign {
-        let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+        let kgc = match &secret {
+            Some(ks) => sm9::SignMasterKey::from_bytes(ks).map_err(bad_secret)?,
+            None => sm9::SignMasterKey::generate(&mut UnwrapErr(SysRng)),
+        };
         (
             key_bytes(
                 fmt,
                 kgc.to_pkcs8_der().map_err(enc_err),
-                pw.as_ref()
-                    .map(|pw| kgc.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+                pw.as_ref().map(|pw| {
+                    kgc.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
+                        .map_err(enc_err)
+                }),
             )?,
             sm9::PEM_SIGN_MASTER_PUBLIC_KEY,
             kgc.public_key().to_der().map_err(enc_err)?,
         )
     } else {
-        let kgc = sm9::EncMasterKey::generate(&mut OsRng);
+        let kgc = match &secret {
+            Some(ke) => sm9::EncMasterKey::from_bytes(ke).map_err(bad_secret)?,
+            None => sm9::EncMasterKey::generate(&mut UnwrapErr(SysRng)),
+        };
         (
             key_bytes(
                 fmt,
                 kgc.to_pkcs8_der().map_err(enc_err),
-                pw.as_ref()
-                    .map(|pw| kgc.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+                pw.as_ref().map(|pw| {
+                    kgc.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
+                        .map_err(enc_err)
+                }),
             )?,
             sm9::PEM_ENC_MASTER_PUBLIC_KEY,
             kgc.public_key().to_der().map_err(enc_err)?,
@@ -114,14 +166,11 @@ fn extract(a: &Sm9Extract) -> Result<()> {
         ("--master", Some(&a.master)),
         a.pass.reader(),
         a.id.reader(),
+        a.out_pass.reader(),
     ])?;
     let outs = io::Outputs::plan(&[("--out", &a.out, true)])?;
     let id = a.id.bytes(None)?;
-    let out_pw = PassArgs {
-        pass_env: a.out_pass_env.clone(),
-        pass_file: None,
-    }
-    .password()?;
+    let out_pw = a.out_pass.password()?;
     let master = keys::sm9_any_master(&a.master, &a.pass)?;
     let ex_err = |e: sm9::Error| match e {
         sm9::Error::DegenerateIdentity => Error::Input(format!(
@@ -142,9 +191,10 @@ fn extract(a: &Sm9Extract) -> Result<()> {
             key_bytes(
                 fmt,
                 k.to_pkcs8_der().map_err(enc_err),
-                out_pw
-                    .as_ref()
-                    .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+                out_pw.as_ref().map(|pw| {
+                    k.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
+                        .map_err(enc_err)
+                }),
             )?
         }
         Sm9Master::Enc(kgc) if a.exchange => {
@@ -152,9 +202,10 @@ fn extract(a: &Sm9Extract) -> Result<()> {
             key_bytes(
                 fmt,
                 k.to_pkcs8_der().map_err(enc_err),
-                out_pw
-                    .as_ref()
-                    .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+                out_pw.as_ref().map(|pw| {
+                    k.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
+                        .map_err(enc_err)
+                }),
             )?
         }
         Sm9Master::Enc(kgc) => {
@@ -162,13 +213,26 @@ fn extract(a: &Sm9Extract) -> Result<()> {
             key_bytes(
                 fmt,
                 k.to_pkcs8_der().map_err(enc_err),
-                out_pw
-                    .as_ref()
-                    .map(|pw| k.to_encrypted_pkcs8_der(pw, &mut OsRng).map_err(enc_err)),
+                out_pw.as_ref().map(|pw| {
+                    k.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
+                        .map_err(enc_err)
+                }),
             )?
         }
     };
     outs.commit(&[(&key, Encoding::Raw)])
+}
+
+fn pubkey(a: &Sm9Pubkey) -> Result<()> {
+    io::check_single_stdin(&[("--key", Some(&a.key)), a.pass.reader()])?;
+    let outs = io::Outputs::plan(&[("--out", &a.out, false)])?;
+    let (label, der) = match keys::sm9_any(&a.key, &a.pass)?.master_public_key() {
+        keys::Sm9Public::Sign(p) => (sm9::PEM_SIGN_MASTER_PUBLIC_KEY, p.to_der()),
+        keys::Sm9Public::Enc(p) => (sm9::PEM_ENC_MASTER_PUBLIC_KEY, p.to_der()),
+    };
+    let der = der.map_err(|e| lib_err("cannot encode the master public key", e))?;
+    let bytes = keys::der_bytes(a.key_out.key_format, label, &der)?;
+    outs.commit(&[(&bytes, Encoding::Raw)])
 }
 
 fn sign(a: &Sm9Sign) -> Result<()> {
@@ -185,7 +249,7 @@ fn sign(a: &Sm9Sign) -> Result<()> {
     io::stream(&a.input.input, |c| {
         signer.update(c);
     })?;
-    let sig = signer.sign(&mut OsRng);
+    let sig = signer.sign(&mut UnwrapErr(SysRng));
     let bytes = match a.format {
         Sm9SigFormat::Der => sig
             .to_der()
@@ -197,7 +261,7 @@ fn sign(a: &Sm9Sign) -> Result<()> {
 
 fn verify(a: &Sm9Verify) -> Result<()> {
     io::check_single_stdin(&[
-        ("--mpk", Some(&a.mpk)),
+        ("--pubkey", Some(&a.mpk)),
         a.id.reader(),
         ("--sig", Some(&a.sig)),
         ("--in", Some(&a.input.input)),
@@ -234,14 +298,14 @@ fn verify(a: &Sm9Verify) -> Result<()> {
 
 fn encrypt(a: &Sm9Encrypt) -> Result<()> {
     io::check_single_stdin(&[
-        ("--mpk", Some(&a.mpk)),
+        ("--pubkey", Some(&a.mpk)),
         a.id.reader(),
         ("--in", Some(&a.input.input)),
     ])?;
     let outs = io::Outputs::plan(&[("--out", &a.out.out, false)])?;
     let id = a.id.bytes(None)?;
     let mpk = keys::sm9_enc_mpk(&a.mpk)?;
-    let (mode, mac) = (enc_mode(a.cipher), mac_mode(a.mac));
+    let (mode, mac) = (enc_mode(a.cipher), mac_mode(mac_of(a.mac, a.format)));
     // The message is encrypted where it lies: the file buffer is the only large allocation;
     // its spare room takes the padding, the IV and the header (c2_len(0) bounds what the
     // cipher adds).
@@ -264,9 +328,11 @@ fn encrypt(a: &Sm9Encrypt) -> Result<()> {
     let master = mpk.prepare();
     match a.format {
         Sm9CtFormat::Der => {
-            sm9::encrypt_der_in_place(&master, &id, &mut buf, mode, mac, &mut OsRng)
+            sm9::encrypt_der_in_place(&master, &id, &mut buf, mode, mac, &mut UnwrapErr(SysRng))
         }
-        Sm9CtFormat::Raw => sm9::encrypt_in_place(&master, &id, &mut buf, mode, mac, &mut OsRng),
+        Sm9CtFormat::Raw => {
+            sm9::encrypt_in_place(&master, &id, &mut buf, mode, mac, &mut UnwrapErr(SysRng))
+        }
     }
     .map_err(|e| lib_err("encryption failed", e))?;
     outs.commit(&[(&buf, a.out.encoding)])
@@ -335,16 +401,23 @@ fn decrypt(a: &Sm9Decrypt) -> Result<()> {
     let mode = check_ciphertext(&buf, a)?;
     // Decrypted where it lies (the buffer is wiped on failure). The same message whichever
     // check failed; the hint names the choices the user made.
-    let (key, mac) = (key.prepare(), mac_mode(a.mac));
+    let mac = mac_of(a.mac, a.format);
+    let key = key.prepare();
     match a.format {
-        Sm9CtFormat::Der => sm9::decrypt_der_in_place(&key, &id, &mut buf, mac),
-        Sm9CtFormat::Raw => sm9::decrypt_in_place(&key, &id, &mut buf, mode, mac),
+        Sm9CtFormat::Der => sm9::decrypt_der_in_place(&key, &id, &mut buf, mac_mode(mac)),
+        Sm9CtFormat::Raw => sm9::decrypt_in_place(&key, &id, &mut buf, mode, mac_mode(mac)),
     }
     .map_err(|_| {
-        Error::Failed(
-            "decryption failed (wrong key or identity, corrupted ciphertext, or a --mac other than the sender's)"
-                .into(),
-        )
+        let other = match mac {
+            Sm9Mac::Gmssl => Sm9Mac::Standard,
+            Sm9Mac::Standard => Sm9Mac::Gmssl,
+        };
+        Error::Failed(format!(
+            "decryption failed (wrong key or identity, corrupted ciphertext, or the sender used another MAC: this was --mac {}{}, check --mac {})",
+            mac_name(mac),
+            if a.mac.is_none() { ", the default for this --format" } else { "" },
+            mac_name(other)
+        ))
     })?;
     outs.commit(&[(&buf, Encoding::Raw)])
 }
@@ -360,14 +433,14 @@ fn check_len(len: usize) -> Result<()> {
 
 fn encap(a: &Sm9Encap) -> Result<()> {
     check_len(a.len)?;
-    io::check_single_stdin(&[("--mpk", Some(&a.mpk)), a.id.reader()])?;
+    io::check_single_stdin(&[("--pubkey", Some(&a.mpk)), a.id.reader()])?;
     let outs = io::Outputs::plan(&[
         ("--key-out", &a.key_out, true),
         ("--out", &a.out.out, false),
     ])?;
     let id = a.id.bytes(None)?;
     let mpk = keys::sm9_enc_mpk(&a.mpk)?;
-    let (k, c) = sm9::encapsulate(&mpk.prepare(), &id, a.len, &mut OsRng)
+    let (k, c) = sm9::encapsulate(&mpk.prepare(), &id, a.len, &mut UnwrapErr(SysRng))
         .map_err(|e| lib_err("encapsulation failed", e))?;
     let c_bytes = match a.format {
         Sm9KemFormat::Der => c

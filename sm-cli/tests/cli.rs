@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::process::{Command as StdCommand, Output, Stdio};
 
 use assert_cmd::Command;
+use sm2::pkcs8::DecodePrivateKey as _;
 
 fn smtool() -> Command {
     Command::cargo_bin("smtool").unwrap()
@@ -125,13 +126,17 @@ fn help_on_every_subcommand_and_usage_errors() {
         &["sm2"],
         &["sm2", "keygen"],
         &["sm2", "pubkey"],
+        &["sm2", "show"],
         &["sm2", "sign"],
         &["sm2", "verify"],
         &["sm2", "encrypt"],
         &["sm2", "decrypt"],
+        &["sm2", "exchange"],
         &["sm9"],
         &["sm9", "setup"],
         &["sm9", "extract"],
+        &["sm9", "pubkey"],
+        &["sm9", "show"],
         &["sm9", "sign"],
         &["sm9", "verify"],
         &["sm9", "encrypt"],
@@ -139,6 +144,11 @@ fn help_on_every_subcommand_and_usage_errors() {
         &["sm9", "kem"],
         &["sm9", "kem", "encap"],
         &["sm9", "kem", "decap"],
+        &["sm9", "exchange"],
+        &["sm4"],
+        &["speed"],
+        &["completions"],
+        &["man"],
     ];
     for c in cmds {
         let mut args = c.to_vec();
@@ -153,7 +163,7 @@ fn help_on_every_subcommand_and_usage_errors() {
         2,
         "unexpected argument '--bogus'",
     );
-    fails(&["sm4"], b"", 2, "unrecognized subcommand");
+    fails(&["sm5"], b"", 2, "unrecognized subcommand");
     fails(&["sm2", "sign"], b"", 2, "--key <FILE>");
     fails(
         &["sm2", "sign", "--key", "k", "--format", "ber"],
@@ -372,7 +382,8 @@ fn sm2_keys_interoperate_with_openssl() {
     );
 
     // Encrypted keys. OpenSSL 3.0 has no hmacWithSM3 PBKDF2 PRF, so `--pbe openssl` writes
-    // PBKDF2-HMAC-SHA256 + SM4-CBC, which it reads; the GmSSL form round-trips through smtool.
+    // PBKDF2-HMAC-SHA256 + AES-256-CBC (the sm2 crate's `Pbes2::OpenSsl`), which it reads; the
+    // GmSSL form round-trips through smtool.
     ok_env(
         &[
             "sm2",
@@ -847,6 +858,7 @@ fn sm9_signatures_interoperate_with_gmalg() {
     ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--sign",
         "--out",
         &d.s("msk.pem"),
@@ -919,7 +931,7 @@ print((h2 + S2).hex())
         ok(&[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "alice@example.com",
@@ -943,7 +955,7 @@ print((h2 + S2).hex())
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "alice@example.com",
@@ -956,7 +968,7 @@ print((h2 + S2).hex())
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "bob@example.com",
@@ -971,7 +983,7 @@ print((h2 + S2).hex())
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "alice@example.com",
@@ -990,6 +1002,7 @@ fn sm9_encryption_and_kem_interoperate_with_gmalg() {
     ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--enc",
         "--out",
         &d.s("msk.pem"),
@@ -1016,7 +1029,7 @@ fn sm9_encryption_and_kem_interoperate_with_gmalg() {
         &[
             "sm9",
             "encrypt",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "Bob",
@@ -1031,14 +1044,12 @@ fn sm9_encryption_and_kem_interoperate_with_gmalg() {
         "sm9",
         "kem",
         "encap",
-        "--mpk",
+        "--pubkey",
         &d.s("mpk.pem"),
         "--id",
         "Bob",
         "--len",
         "40",
-        "--format",
-        "raw",
         "--encoding",
         "hex",
         "--key-out",
@@ -1121,8 +1132,6 @@ K, C = bob.encapsulate(24, b"Bob"); print(K.hex()); print(C.hex())
             "Bob",
             "--len",
             "24",
-            "--format",
-            "raw",
             "--encoding",
             "hex",
             "--in",
@@ -1174,6 +1183,27 @@ open(d + "/g_ct.der", "wb").write(m.public_key().encrypt(b"Bob", b"from GmSSL"))
             .unwrap()
     };
     let out = bob("user pw", &d.s("g_ct.der"), "gmssl");
+    assert_eq!(out.stdout, b"from GmSSL");
+    // The default MAC for DER is GmSSL's.
+    assert_eq!(
+        ok_env(
+            &[
+                "sm9",
+                "decrypt",
+                "--key",
+                &d.s("g_bob.pem"),
+                "--pass-env",
+                "PW",
+                "--id",
+                "Bob",
+                "--in",
+                &d.s("g_ct.der"),
+            ],
+            "PW",
+            "user pw"
+        ),
+        b"from GmSSL"
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -1208,7 +1238,7 @@ open(d + "/g_ct.der", "wb").write(m.public_key().encrypt(b"Bob", b"from GmSSL"))
         &[
             "sm9",
             "encrypt",
-            "--mpk",
+            "--pubkey",
             &d.s("g_mpk.pem"),
             "--id",
             "Carol",
@@ -1244,7 +1274,7 @@ open(d + "/g_ct.der", "wb").write(m.public_key().encrypt(b"Bob", b"from GmSSL"))
             "sm9",
             "setup",
             "--enc",
-            "--pass-env",
+            "--out-pass-env",
             "PW",
             "--out",
             &d.s("msk.pem"),
@@ -1279,12 +1309,10 @@ open(d + "/g_ct.der", "wb").write(m.public_key().encrypt(b"Bob", b"from GmSSL"))
         &[
             "sm9",
             "encrypt",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "Dave",
-            "--mac",
-            "gmssl",
             "--out",
             &d.s("ct.der"),
         ],
@@ -1329,6 +1357,7 @@ fn bad_input_gives_one_line_and_documented_status() {
     ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--sign",
         "--out",
         &d.s("msk.pem"),
@@ -1397,7 +1426,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("msk.pem"),
             "--id",
             "A",
@@ -1409,7 +1438,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         "expected an SM9 signature master public key",
     );
     fails(
-        &["sm9", "encrypt", "--mpk", &d.s("mpk.pem"), "--id", "A"],
+        &["sm9", "encrypt", "--pubkey", &d.s("mpk.pem"), "--id", "A"],
         b"m",
         2,
         "expected an SM9 encryption master public key",
@@ -1531,7 +1560,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "A",
@@ -1549,7 +1578,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         &[
             "sm9",
             "verify",
-            "--mpk",
+            "--pubkey",
             &d.s("mpk.pem"),
             "--id",
             "A",
@@ -1580,6 +1609,7 @@ fn bad_input_gives_one_line_and_documented_status() {
     ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--enc",
         "--out",
         &d.s("emsk.pem"),
@@ -1597,7 +1627,7 @@ fn bad_input_gives_one_line_and_documented_status() {
         &d.s("b.pem"),
     ]);
     let ct9 = ok_in(
-        &["sm9", "encrypt", "--mpk", &d.s("empk.pem"), "--id", "B"],
+        &["sm9", "encrypt", "--pubkey", &d.s("empk.pem"), "--id", "B"],
         b"secret",
     );
     for i in [10, 50, ct9.len() - 1] {
@@ -1764,6 +1794,7 @@ fn large_inputs_are_streamed() {
     ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--sign",
         "--out",
         &d.s("msk.pem"),
@@ -1791,4 +1822,883 @@ fn large_inputs_are_streamed() {
     );
     under_memory_limit(&verify, mib);
     fails_on_changed_stream(&verify, mib);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operators' traps (issue 19): defaults, names and messages.
+
+#[test]
+fn openssl_ecparam_keys_with_sm2_parameters_are_read() {
+    let d = Dir::new();
+    // OpenSSL 3 writes a "SM2 PARAMETERS" block before the key.
+    openssl(&["ecparam", "-genkey", "-name", "SM2", "-out", &d.s("k.pem")]);
+    assert!(d
+        .text("k.pem")
+        .starts_with("-----BEGIN SM2 PARAMETERS-----\n"));
+    let want = openssl(&["pkey", "-in", &d.s("k.pem"), "-pubout"]);
+    assert_eq!(ok(&["sm2", "pubkey", "--key", &d.s("k.pem")]), want);
+}
+
+#[test]
+fn sm9_master_keys_are_encrypted_unless_asked_and_checked() {
+    let d = Dir::new();
+    let e = fails(
+        &["sm9", "setup", "--sign", "--out", &d.s("m.pem")],
+        b"",
+        2,
+        "--no-encrypt",
+    );
+    assert!(e.contains("--out-pass-env"), "{e}");
+    assert!(!d.p("m.pem").exists());
+    // The SM9 --id help does not advertise SM2's default ID.
+    for sub in ["extract", "verify", "encrypt", "decrypt"] {
+        let help = String::from_utf8(ok(&["sm9", sub, "--help"])).unwrap();
+        assert!(help.contains("--id <ID>"), "{help}");
+        assert!(!help.contains("1234567812345678"), "sm9 {sub}: {help}");
+    }
+    let help = String::from_utf8(ok(&["sm2", "sign", "--help"])).unwrap();
+    assert!(help.contains("1234567812345678"), "{help}");
+    // --pbe gmssl says OpenSSL 3.0 cannot read it.
+    let help = String::from_utf8(ok(&["sm2", "keygen", "--help"])).unwrap();
+    assert!(help.contains("OpenSSL 3.0 cannot read"), "{help}");
+
+    // A bare master secret becomes a key file; its master public key is re-derived.
+    let ks = "0130E78459D78545CB54C587E02CF480CE0B66340F319F348A1D5B1F2DC5F4";
+    let ks = format!("00{ks}"); // 32 bytes
+    d.write("ks.hex", format!("{ks}\n"));
+    ok_env(
+        &[
+            "sm9",
+            "setup",
+            "--sign",
+            "--secret-file",
+            &d.s("ks.hex"),
+            "--out-pass-env",
+            "PW",
+            "--out",
+            &d.s("msk.pem"),
+            "--pubout",
+            &d.s("mpk.pem"),
+        ],
+        "PW",
+        "pw",
+    );
+    let kgc =
+        sm9::SignMasterKey::from_bytes(&hex::decode(&ks).unwrap().try_into().unwrap()).unwrap();
+    assert_eq!(d.text("mpk.pem"), kgc.public_key().to_pem().unwrap());
+    assert_eq!(
+        ok_env(
+            &[
+                "sm9",
+                "pubkey",
+                "--key",
+                &d.s("msk.pem"),
+                "--pass-env",
+                "PW"
+            ],
+            "PW",
+            "pw"
+        ),
+        d.read("mpk.pem")
+    );
+    // From a user key too (it carries the master public key), and from the mpk itself.
+    ok_env(
+        &[
+            "sm9",
+            "extract",
+            "--master",
+            &d.s("msk.pem"),
+            "--pass-env",
+            "PW",
+            "--id",
+            "Alice",
+            "--out",
+            &d.s("a.pem"),
+        ],
+        "PW",
+        "pw",
+    );
+    assert_eq!(
+        ok(&["sm9", "pubkey", "--key", &d.s("a.pem")]),
+        d.read("mpk.pem")
+    );
+    assert_eq!(
+        ok(&["sm9", "pubkey", "--key", &d.s("mpk.pem")]),
+        d.read("mpk.pem")
+    );
+    d.write("bad.hex", "12345");
+    fails(
+        &[
+            "sm9",
+            "setup",
+            "--enc",
+            "--no-encrypt",
+            "--secret-file",
+            &d.s("bad.hex"),
+        ],
+        b"",
+        2,
+        "64 hexadecimal digits",
+    );
+
+    // A master key whose public point belongs to another secret: the pair does not match.
+    let other = sm9::SignMasterKey::from_bytes(&[7u8; 32]).unwrap();
+    let mut der = kgc.to_der().unwrap().to_vec();
+    let mine = kgc.public_key().to_bytes();
+    let pos = der.windows(mine.len()).position(|w| w == mine).unwrap();
+    der[pos..pos + mine.len()].copy_from_slice(&other.public_key().to_bytes());
+    let spliced = d.write("spliced.der", &der);
+    fails(
+        &["sm9", "extract", "--master", &spliced, "--id", "x"],
+        b"",
+        2,
+        "does not match its secret",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// SM4 file encryption.
+
+/// Sizes around the block and the 64 KiB chunk of the streaming.
+const SM4_SIZES: &[usize] = &[0, 1, 15, 16, 17, 65535, 65536, 65537, 200_003];
+
+fn pseudo_random(n: usize, seed: u8) -> Vec<u8> {
+    (0..n)
+        .map(|i| (i as u32).wrapping_mul(2654435761).to_be_bytes()[0] ^ seed)
+        .collect()
+}
+
+#[test]
+fn sm4_cbc_and_ctr_match_openssl_enc_both_ways() {
+    let d = Dir::new();
+    let key = "0123456789abcdeffedcba9876543210";
+    let key_file = d.write("key.hex", format!("{key}\n"));
+    let iv = "000102030405060708090a0b0c0d0e0f";
+    for &n in SM4_SIZES {
+        let p = d.write("p", pseudo_random(n, n as u8));
+        for mode in ["cbc", "ctr"] {
+            let ours = ok(&[
+                "sm4",
+                "-e",
+                "--mode",
+                mode,
+                "--key-file",
+                &key_file,
+                "--iv",
+                iv,
+                "--in",
+                &p,
+            ]);
+            let cipher = format!("-sm4-{mode}");
+            let theirs = openssl(&["enc", &cipher, "-K", key, "-iv", iv, "-in", &p]);
+            assert_eq!(ours, theirs, "{mode} {n}");
+            let c = d.write("c", &theirs);
+            assert_eq!(
+                ok(&["sm4", "-d", "-m", mode, "-K", key, "--iv", iv, "--in", &c]),
+                pseudo_random(n, n as u8),
+                "{mode} {n}"
+            );
+            // And OpenSSL decrypts what we wrote to a file.
+            let out = d.s("c2");
+            ok(&[
+                "sm4", "-e", "-m", mode, "-K", key, "--iv", iv, "--in", &p, "--out", &out,
+            ]);
+            assert_eq!(
+                openssl(&["enc", "-d", &cipher, "-K", key, "-iv", iv, "-in", &out]),
+                pseudo_random(n, n as u8)
+            );
+        }
+    }
+    // A wrong key fails the padding check (status 1) and leaves no output file; a truncated
+    // ciphertext too.
+    let p = d.write("p", b"sixteen bytes!!!0");
+    let c = d.write("c", ok(&["sm4", "-e", "-K", key, "--iv", iv, "--in", &p]));
+    let wrong = "00000000000000000000000000000000";
+    let mut failures = 0;
+    for k in [wrong, "0123456789abcdeffedcba9876543211"] {
+        let out = smtool()
+            .args([
+                "sm4",
+                "-d",
+                "-K",
+                k,
+                "--iv",
+                iv,
+                "--in",
+                &c,
+                "--out",
+                &d.s("x"),
+            ])
+            .output()
+            .unwrap();
+        // A wrong key gives valid padding with probability about 1/256 per key.
+        if out.status.code() == Some(1) {
+            failures += 1;
+            assert!(!d.p("x").exists());
+        }
+    }
+    assert!(failures >= 1);
+    let t = d.write("t", &d.read("c")[..31]);
+    fails(
+        &["sm4", "-d", "-K", key, "--iv", iv, "--in", &t],
+        b"",
+        1,
+        "decryption failed",
+    );
+    fails(
+        &["sm4", "-e", "-K", key, "--iv", "0011", "--in", &p],
+        b"",
+        2,
+        "--iv must be 16 bytes",
+    );
+    fails(
+        &["sm4", "-e", "-K", "0011", "--iv", iv, "--in", &p],
+        b"",
+        2,
+        "32 hexadecimal digits",
+    );
+    fails(&["sm4", "-K", key, "--iv", iv], b"", 2, "--encrypt");
+}
+
+#[test]
+fn sm4_gcm_matches_rfc8998_and_gmssl_both_ways() {
+    let d = Dir::new();
+    // RFC 8998 Appendix A.1.
+    let key = "0123456789ABCDEFFEDCBA9876543210";
+    let iv = "00001234567800000000ABCD";
+    let aad = "FEEDFACEDEADBEEFFEEDFACEDEADBEEFABADDAD2";
+    let p = d.write(
+        "p",
+        hex::decode(
+            "AAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBCCCCCCCCCCCCCCCCDDDDDDDDDDDDDDDD\
+             EEEEEEEEEEEEEEEEFFFFFFFFFFFFFFFFEEEEEEEEEEEEEEEEAAAAAAAAAAAAAAAA",
+        )
+        .unwrap(),
+    );
+    let want = hex::decode(
+        "17F399F08C67D5EE19D0DC9969C4BB7D5FD46FD3756489069157B282BB200735\
+         D82710CA5C22F0CCFA7CBF93D496AC15A56834CBCF98C397B4024A2691233B8D\
+         83DE3541E4C2B58177E065A9BF7B62EC",
+    )
+    .unwrap();
+    let gcm = |dir: &str, input: &str, aad: &str| {
+        let mut args = vec![
+            "sm4", dir, "-m", "gcm", "-K", key, "--iv", iv, "--in", input,
+        ];
+        if !aad.is_empty() {
+            args.extend(["--aad", aad]);
+        }
+        args.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let run = |args: &[String]| {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&a)
+    };
+    assert_eq!(run(&gcm("-e", &p, aad)), want);
+    let c = d.write("c", &want);
+    assert_eq!(run(&gcm("-d", &c, aad)), d.read("p"));
+    // A flipped bit anywhere, or another AAD: status 1, nothing written.
+    for i in [0, 63, 64, 79] {
+        let mut bad = want.clone();
+        bad[i] ^= 1;
+        let b = d.write("bad", &bad);
+        let mut args: Vec<String> = gcm("-d", &b, aad);
+        args.extend(["--out".into(), d.s("x")]);
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        fails(&a, b"", 1, "decryption failed");
+        assert!(!d.p("x").exists());
+    }
+    let a: Vec<String> = gcm("-d", &c, "00");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let e = fails(&a, b"", 1, "decryption failed");
+    assert!(e.contains("--aad"), "{e}");
+
+    // GmSSL (gmssl-pyx) both ways, across the streaming chunks, with and without AAD.
+    // (gmssl-pyx refuses an empty plaintext.)
+    for (n, aad) in [(1usize, "ab"), (65_551, "00112233"), (200_003, "")] {
+        let data = pseudo_random(n, 7);
+        let p = d.write("p", &data);
+        let ours = run(&gcm("-e", &p, aad));
+        let out = py(
+            r#"
+import sys
+from gmssl_pyx import sm4_gcm_encrypt, sm4_gcm_decrypt
+key, iv, aad = (bytes.fromhex(a) for a in sys.argv[1:4])
+ct = open(sys.argv[4], "rb").read()
+print(sm4_gcm_decrypt(key, iv, aad, ct[:-16], ct[-16:]) == open(sys.argv[5], "rb").read())
+c, t = sm4_gcm_encrypt(key, iv, aad, open(sys.argv[5], "rb").read())
+open(sys.argv[6], "wb").write(c + t)
+"#,
+            &[key, iv, aad, &d.write("ours", &ours), &p, &d.s("theirs")],
+        );
+        assert_eq!(out, ["True"], "{n}");
+        assert_eq!(d.read("theirs"), ours, "{n}");
+        let theirs = d.s("theirs");
+        assert_eq!(run(&gcm("-d", &theirs, aad)), data, "{n}");
+    }
+    fails(
+        &[
+            "sm4",
+            "-e",
+            "-m",
+            "gcm",
+            "-K",
+            key,
+            "--iv",
+            "000102030405060708090a0b0c0d0e0f",
+        ],
+        b"",
+        2,
+        "--iv must be 12 bytes",
+    );
+    fails(
+        &["sm4", "-d", "-m", "gcm", "-K", key, "--iv", iv],
+        b"0123456789",
+        1,
+        "shorter than a GCM tag",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Key inspection.
+
+/// `bytes` as `hex_block` prints them (OpenSSL's layout), for the SM9 checks.
+fn colon_hex(bytes: &[u8]) -> String {
+    bytes
+        .chunks(15)
+        .map(|l| {
+            let h: Vec<String> = l.iter().map(|b| format!("{b:02x}")).collect();
+            format!("    {}", h.join(":"))
+        })
+        .collect::<Vec<_>>()
+        .join(":\n")
+}
+
+#[test]
+fn key_show_matches_openssl_pkey_text_and_hides_secrets() {
+    let d = Dir::new();
+    ok_env(
+        &[
+            "sm2",
+            "keygen",
+            "--out-pass-env",
+            "PW",
+            "--pbe",
+            "openssl",
+            "--out",
+            &d.s("k.pem"),
+            "--pubout",
+            &d.s("p.pem"),
+        ],
+        "PW",
+        "pw",
+    );
+    let text = |args: &[&str]| {
+        String::from_utf8(openssl(&[args, &["-passin", "pass:pw", "-noout"]].concat())).unwrap()
+    };
+    let full = text(&["pkey", "-in", &d.s("k.pem"), "-text"]);
+    let public = text(&["pkey", "-in", &d.s("k.pem"), "-text_pub"]);
+    let show = |args: &[&str]| String::from_utf8(ok_env(args, "PW", "pw")).unwrap();
+    assert_eq!(
+        show(&[
+            "sm2",
+            "show",
+            "--key",
+            &d.s("k.pem"),
+            "--pass-env",
+            "PW",
+            "--secret"
+        ]),
+        full
+    );
+    let hidden = show(&["sm2", "show", "--key", &d.s("k.pem"), "--pass-env", "PW"]);
+    assert_eq!(
+        hidden,
+        format!("{public}priv: (not shown; --secret prints it)\n")
+    );
+    // The secret's hex appears in the full text only.
+    let priv_line = full.lines().nth(2).unwrap().trim().to_string();
+    assert!(!hidden.contains(&priv_line), "{hidden}");
+    assert_eq!(show(&["sm2", "show", "--key", &d.s("p.pem")]), public);
+
+    // SM9: every kind of key file, the secret only with --secret.
+    d.write("ke.hex", "00".repeat(31) + "2a");
+    ok(&[
+        "sm9",
+        "setup",
+        "--enc",
+        "--no-encrypt",
+        "--secret-file",
+        &d.s("ke.hex"),
+        "--out",
+        &d.s("msk.pem"),
+        "--pubout",
+        &d.s("mpk.pem"),
+    ]);
+    let kgc = sm9::EncMasterKey::from_bytes(&{
+        let mut k = [0u8; 32];
+        k[31] = 42;
+        k
+    })
+    .unwrap();
+    let ppub = colon_hex(&kgc.public_key().to_bytes());
+    let m = show(&["sm9", "show", "--key", &d.s("msk.pem")]);
+    assert_eq!(
+        m,
+        format!(
+            "SM9 encryption master key (KGC)\nke: (not shown; --secret prints it)\nPpub-e (G1):\n{ppub}\n"
+        )
+    );
+    let m = show(&["sm9", "show", "--key", &d.s("msk.pem"), "--secret"]);
+    assert!(
+        m.contains(&format!("ke:\n{}\n", colon_hex(&kgc.to_bytes()[..]))),
+        "{m}"
+    );
+    assert_eq!(
+        show(&["sm9", "show", "--key", &d.s("mpk.pem")]),
+        format!("SM9 encryption master public key\nPpub-e (G1):\n{ppub}\n")
+    );
+    for (flag, title) in [
+        ("", "SM9 user decryption key (hid 03)"),
+        ("--exchange", "SM9 user key-exchange key (hid 02)"),
+    ] {
+        let (msk, out) = (d.s("msk.pem"), d.s("u.pem"));
+        let mut args = vec![
+            "sm9", "extract", "--master", &msk, "--id", "Bob", "--out", &out,
+        ];
+        if !flag.is_empty() {
+            args.push(flag);
+        }
+        ok(&args);
+        let u = show(&["sm9", "show", "--key", &d.s("u.pem")]);
+        assert_eq!(
+            u,
+            format!("{title}\nde (G2): (not shown; --secret prints it)\nPpub-e (G1):\n{ppub}\n")
+        );
+        let de = if flag.is_empty() {
+            kgc.extract(b"Bob").unwrap().de_bytes()
+        } else {
+            kgc.extract_exchange(b"Bob").unwrap().de_bytes()
+        };
+        let u = show(&["sm9", "show", "--key", &d.s("u.pem"), "--secret"]);
+        assert!(u.contains(&colon_hex(&de[..])), "{u}");
+    }
+    fails(
+        &["sm9", "show", "--key", &d.s("p.pem")],
+        b"",
+        2,
+        "expected an SM9",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Key exchange: two processes on two FIFOs.
+
+fn mkfifo(d: &Dir, name: &str) -> String {
+    let p = d.s(name);
+    let st = StdCommand::new("mkfifo").arg(&p).status().expect("mkfifo");
+    assert!(st.success());
+    p
+}
+
+/// Runs two smtool parties at once; returns their outputs.
+fn two_parties(a: &[&str], b: &[&str]) -> (Output, Output) {
+    let bin = assert_cmd::cargo::cargo_bin("smtool");
+    let spawn = |args: &[&str]| {
+        StdCommand::new(&bin)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (pa, pb) = (spawn(a), spawn(b));
+    (
+        pa.wait_with_output().unwrap(),
+        pb.wait_with_output().unwrap(),
+    )
+}
+
+#[test]
+fn sm2_and_sm9_exchange_between_two_smtools_and_with_gmalg() {
+    let d = Dir::new();
+    let (ab, ba) = (mkfifo(&d, "ab"), mkfifo(&d, "ba"));
+    for who in ["a", "b"] {
+        ok(&[
+            "sm2",
+            "keygen",
+            "--out",
+            &d.s(&format!("{who}.pem")),
+            "--pubout",
+            &d.s(&format!("{who}.pub")),
+        ]);
+    }
+    let (ka, kb) = (d.s("ka"), d.s("kb"));
+    let sm2_party = |me: &'static str,
+                     peer: &'static str,
+                     role: &'static str,
+                     id: &'static str,
+                     extra: &[&'static str]| {
+        let mut v: Vec<String> = [
+            "sm2",
+            "exchange",
+            "--key",
+            &d.s(&format!("{me}.pem")),
+            "--pubkey",
+            &d.s(&format!("{peer}.pub")),
+            "--id",
+            id,
+            "--peer-id",
+            if id == "alice" { "bob" } else { "alice" },
+            role,
+            "--send",
+            if role == "--initiator" { &ab } else { &ba },
+            "--recv",
+            if role == "--initiator" { &ba } else { &ab },
+            "--key-out",
+            if me == "a" { &ka } else { &kb },
+            "--encoding",
+            "hex",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let run2 = |a: Vec<String>, b: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let b: Vec<&str> = b.iter().map(String::as_str).collect();
+        two_parties(&a, &b)
+    };
+    for extra in [&[][..], &["--no-confirm", "--len", "40"][..]] {
+        let (oa, ob) = run2(
+            sm2_party("a", "b", "--initiator", "alice", extra),
+            sm2_party("b", "a", "--responder", "bob", extra),
+        );
+        assert!(
+            oa.status.success(),
+            "{}",
+            String::from_utf8_lossy(&oa.stderr)
+        );
+        assert!(
+            ob.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ob.stderr)
+        );
+        let (x, y) = (d.text("ka"), d.text("kb"));
+        assert_eq!(x, y);
+        let want_len = if extra.is_empty() { 16 } else { 40 };
+        assert_eq!(x.trim().len(), 2 * want_len);
+    }
+    // A wrong peer ID: the confirmation fails on both sides (status 1) and no key is written.
+    std::fs::remove_file(d.p("ka")).unwrap();
+    std::fs::remove_file(d.p("kb")).unwrap();
+    let mut b = sm2_party("b", "a", "--responder", "bob", &[]);
+    let pos = b.iter().position(|s| s == "alice").unwrap();
+    b[pos] = "mallory".into();
+    let (oa, ob) = run2(sm2_party("a", "b", "--initiator", "alice", &[]), b);
+    assert_eq!(
+        oa.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&oa.stderr)
+    );
+    assert_eq!(
+        ob.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&ob.stderr)
+    );
+    assert!(String::from_utf8_lossy(&oa.stderr).contains("key exchange failed"));
+    assert!(!d.p("ka").exists() && !d.p("kb").exists());
+
+    // gmalg (unconfirmed exchange) as either party.
+    let raw = |who: &str| {
+        let sk = sm2::SecretKey::from_pkcs8_pem(&d.text(&format!("{who}.pem"))).unwrap();
+        (
+            hex::encode(&sk.to_bytes()[..]),
+            hex::encode(sk.public_key().to_uncompressed()),
+        )
+    };
+    let ((ska, pka), (skb, pkb)) = (raw("a"), raw("b"));
+    let gmalg_sm2 = r#"
+import sys, gmalg
+role, send, recv, sk, pk, peer_pk = sys.argv[1:7]
+me = gmalg.SM2(bytes.fromhex(sk), role.encode(), bytes.fromhex(pk))
+R, t = me.begin_key_exchange()
+if role == "alice":
+    open(send, "wb").write(R); peer = open(recv, "rb").read(65)
+    mode, peer_id = gmalg.base.KEYXCHG_MODE.INITIATOR, b"bob"
+else:
+    peer = open(recv, "rb").read(65); open(send, "wb").write(R)
+    mode, peer_id = gmalg.base.KEYXCHG_MODE.RESPONDER, b"alice"
+print(me.end_key_exchange(40, t, peer, peer_id, bytes.fromhex(peer_pk), mode).hex())
+"#;
+    let bin = assert_cmd::cargo::cargo_bin("smtool");
+    let spawn = |args: Vec<String>| {
+        StdCommand::new(&bin)
+            .args(args)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let nc = ["--no-confirm", "--len", "40"];
+    // smtool A, gmalg B.
+    let child = spawn(sm2_party("a", "b", "--initiator", "alice", &nc));
+    let out = py(gmalg_sm2, &["bob", &ba, &ab, &skb, &pkb, &pka]);
+    assert!(child.wait_with_output().unwrap().status.success());
+    assert_eq!(out, [d.text("ka").trim()]);
+    // gmalg A, smtool B.
+    let child = spawn(sm2_party("b", "a", "--responder", "bob", &nc));
+    let out = py(gmalg_sm2, &["alice", &ab, &ba, &ska, &pka, &pkb]);
+    assert!(child.wait_with_output().unwrap().status.success());
+    assert_eq!(out, [d.text("kb").trim()]);
+
+    // SM9: key-exchange keys from one encryption master key.
+    ok(&[
+        "sm9",
+        "setup",
+        "--enc",
+        "--no-encrypt",
+        "--out",
+        &d.s("msk.pem"),
+        "--pubout",
+        &d.s("mpk.pem"),
+    ]);
+    for id in ["alice", "bob"] {
+        ok(&[
+            "sm9",
+            "extract",
+            "--exchange",
+            "--master",
+            &d.s("msk.pem"),
+            "--id",
+            id,
+            "--out",
+            &d.s(&format!("x{id}.pem")),
+        ]);
+    }
+    let sm9_party = |id: &'static str, role: &'static str, extra: &[&'static str]| {
+        let mut v: Vec<String> = [
+            "sm9",
+            "exchange",
+            "--key",
+            &d.s(&format!("x{id}.pem")),
+            "--id",
+            id,
+            "--peer-id",
+            if id == "alice" { "bob" } else { "alice" },
+            role,
+            "--send",
+            if role == "--initiator" { &ab } else { &ba },
+            "--recv",
+            if role == "--initiator" { &ba } else { &ab },
+            "--key-out",
+            if id == "alice" { &ka } else { &kb },
+            "--encoding",
+            "hex",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    for extra in [&[][..], &nc[..]] {
+        let (oa, ob) = run2(
+            sm9_party("alice", "--initiator", extra),
+            sm9_party("bob", "--responder", extra),
+        );
+        assert!(
+            oa.status.success(),
+            "{}",
+            String::from_utf8_lossy(&oa.stderr)
+        );
+        assert!(
+            ob.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ob.stderr)
+        );
+        assert_eq!(d.text("ka"), d.text("kb"));
+    }
+    fails(
+        &[
+            "sm9",
+            "exchange",
+            "--key",
+            &d.s("msk.pem"),
+            "--id",
+            "a",
+            "--peer-id",
+            "b",
+            "--initiator",
+            "--key-out",
+            &d.s("k"),
+        ],
+        b"",
+        2,
+        "sm9 extract --exchange",
+    );
+    // gmalg as the responder (unconfirmed).
+    let kgc = sm9::EncMasterKey::from_pkcs8_pem(&d.text("msk.pem")).unwrap();
+    let child = spawn(sm9_party("alice", "--initiator", &nc));
+    let out = py(
+        r#"
+import sys, gmalg
+send, recv, ke, mpk = sys.argv[1:5]
+ke, mpk = bytes.fromhex(ke), bytes.fromhex(mpk)
+kgc = gmalg.SM9KGC(hid_e=b"\x02", msk_e=ke, mpk_e=mpk)
+bob = gmalg.SM9(hid_e=b"\x02", mpk_e=mpk, sk_e=kgc.generate_sk_encrypt(b"bob"), uid=b"bob")
+r, R = bob.begin_key_exchange(b"alice")
+peer = open(recv, "rb").read(65)
+open(send, "wb").write(R)
+print(bob.end_key_exchange(40, r, R, b"alice", peer, gmalg.base.KEYXCHG_MODE.RESPONDER).hex())
+"#,
+        &[
+            &ba,
+            &ab,
+            &hex::encode(&kgc.to_bytes()[..]),
+            &hex::encode(kgc.public_key().to_bytes()),
+        ],
+    );
+    assert!(child.wait_with_output().unwrap().status.success());
+    assert_eq!(out, [d.text("ka").trim()]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// speed, completions, man page.
+
+#[test]
+fn speed_completions_and_man_page() {
+    let out = String::from_utf8(ok(&[
+        "speed",
+        "sm3",
+        "sm4-gcm",
+        "sm2-sign",
+        "--seconds",
+        "0.05",
+    ]))
+    .unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("algorithm"), "{out}");
+    for (line, name, has_mbs) in [
+        (lines[1], "sm3", true),
+        (lines[2], "sm4-gcm", true),
+        (lines[3], "sm2 sign", false),
+    ] {
+        assert!(line.starts_with(name), "{out}");
+        let nums: Vec<&str> = line[name.len()..].split_whitespace().collect();
+        let ops: f64 = nums[0].parse().unwrap();
+        assert!(ops > 0.0, "{out}");
+        match has_mbs {
+            true => assert!(nums[1].parse::<f64>().unwrap() > 0.0, "{out}"),
+            false => assert_eq!(nums[1], "-", "{out}"),
+        }
+    }
+    fails(&["speed", "--seconds", "0"], b"", 2, "--seconds");
+    fails(&["speed", "md5"], b"", 2, "invalid value 'md5'");
+
+    // A bash completion script that bash accepts and that knows the subcommands.
+    let d = Dir::new();
+    let script = d.write("smtool.bash", ok(&["completions", "bash"]));
+    let st = StdCommand::new("bash")
+        .args(["-n", &script])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let text = d.text("smtool.bash");
+    for word in [
+        "exchange",
+        "show",
+        "speed",
+        "--no-encrypt",
+        "--out-pass-env",
+    ] {
+        assert!(text.contains(word), "{word}");
+    }
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        assert!(String::from_utf8(ok(&["completions", shell]))
+            .unwrap()
+            .contains("smtool"));
+    }
+    fails(&["completions", "tcsh"], b"", 2, "invalid value 'tcsh'");
+    let man = String::from_utf8(ok(&["man"])).unwrap();
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH smtool 1"),
+        "{man}"
+    );
+    for word in [
+        ".TH smtool 1",
+        ".SH NAME",
+        ".SH SUBCOMMANDS",
+        "sm4",
+        "speed",
+    ] {
+        assert!(man.contains(word), "{word}: {man}");
+    }
+}
+
+#[test]
+fn sm2_keygen_writes_gmssl_pkcs8_layout_on_request() {
+    let d = Dir::new();
+    ok(&[
+        "sm2",
+        "keygen",
+        "--pkcs8-layout",
+        "gmssl",
+        "--key-format",
+        "der",
+        "--out",
+        &d.s("g.der"),
+        "--pubout",
+        &d.s("g.pub"),
+    ]);
+    let der = d.read("g.der");
+    let sk = sm2::SecretKey::from_pkcs8_der(&der).unwrap();
+    assert_eq!(der, sk.to_pkcs8_der_gmssl().unwrap().as_bytes());
+    assert_ne!(
+        der,
+        sm2::pkcs8::EncodePrivateKey::to_pkcs8_der(&sk)
+            .unwrap()
+            .as_bytes()
+    );
+    let pub_pem = openssl(&["pkey", "-inform", "DER", "-in", &d.s("g.der"), "-pubout"]);
+    assert_eq!(pub_pem, ok(&["sm2", "pubkey", "--key", &d.s("g.pub")]));
+    // Encrypted (OpenSSL's PBES2): the GmSSL layout inside, and OpenSSL reads it.
+    ok_env(
+        &[
+            "sm2",
+            "keygen",
+            "--pkcs8-layout",
+            "gmssl",
+            "--out-pass-env",
+            "PW",
+            "--pbe",
+            "openssl",
+            "--out",
+            &d.s("ge.pem"),
+            "--pubout",
+            &d.s("ge.pub"),
+        ],
+        "PW",
+        "pw",
+    );
+    let (_, enc) = sm2::pkcs8::der::pem::decode_vec(&d.read("ge.pem")).unwrap();
+    let pki = sm2::decrypt_pkcs8_der(&enc, b"pw").unwrap();
+    let sk = sm2::SecretKey::from_pkcs8_der(&pki).unwrap();
+    assert_eq!(pki.as_slice(), sk.to_pkcs8_der_gmssl().unwrap().as_bytes());
+    assert_eq!(
+        openssl(&[
+            "pkey",
+            "-in",
+            &d.s("ge.pem"),
+            "-passin",
+            "pass:pw",
+            "-pubout"
+        ]),
+        d.read("ge.pub")
+    );
 }

@@ -163,6 +163,7 @@ impl Keys {
                 &[
                     "sm9",
                     "setup",
+                    "--no-encrypt",
                     sys,
                     "--out",
                     &d.s(msk),
@@ -313,6 +314,7 @@ fn failing_second_output_leaves_the_first_untouched() {
         vec![
             "sm9".into(),
             "setup".into(),
+            "--no-encrypt".into(),
             "--sign".into(),
             "--out".into(),
             d.s("x"),
@@ -322,6 +324,7 @@ fn failing_second_output_leaves_the_first_untouched() {
         vec![
             "sm9".into(),
             "setup".into(),
+            "--no-encrypt".into(),
             "--enc".into(),
             "--out".into(),
             d.s("x"),
@@ -367,10 +370,24 @@ fn two_outputs_on_one_path_are_refused() {
         let cases: Vec<Vec<&str>> = vec![
             vec!["sm2", "keygen", "--out", &same[0], "--pubout", other],
             vec![
-                "sm9", "setup", "--sign", "--out", &same[0], "--pubout", other,
+                "sm9",
+                "setup",
+                "--no-encrypt",
+                "--sign",
+                "--out",
+                &same[0],
+                "--pubout",
+                other,
             ],
             vec![
-                "sm9", "setup", "--enc", "--out", other, "--pubout", &same[0],
+                "sm9",
+                "setup",
+                "--no-encrypt",
+                "--enc",
+                "--out",
+                other,
+                "--pubout",
+                &same[0],
             ],
         ];
         let mpk = d.s("empk.pem");
@@ -482,7 +499,16 @@ fn secrets_are_0600_even_over_an_existing_file() {
     let (kp, bp, emsk, empk) = (d.s("k.pem"), d.s("b.pem"), d.s("emsk.pem"), d.s("empk.pem"));
     let cases: Vec<Vec<&str>> = vec![
         vec!["sm2", "keygen", "--out", &t, "--pubout", &pubf],
-        vec!["sm9", "setup", "--sign", "--out", &t, "--pubout", &pubf],
+        vec![
+            "sm9",
+            "setup",
+            "--no-encrypt",
+            "--sign",
+            "--out",
+            &t,
+            "--pubout",
+            &pubf,
+        ],
         vec!["sm2", "decrypt", "--key", &kp, "--in", &ct, "--out", &t],
         vec![
             "sm9", "decrypt", "--key", &bp, "--id", "B", "--in", &ct9, "--out", &t,
@@ -1132,11 +1158,43 @@ fn messages_are_right() {
             "--in",
             &ct9,
             "--mac",
-            "gmssl",
+            "standard",
         ],
         b"",
         1,
-        "--mac",
+        "this was --mac standard, check --mac gmssl",
+    );
+    // The default MAC follows the format (DER: GmSSL's HMAC); a failure names it and the other.
+    let ct9s = d.write(
+        "ct9s",
+        ok(
+            &[
+                "sm9",
+                "encrypt",
+                "--pubkey",
+                &d.s("empk.pem"),
+                "--id",
+                "B",
+                "--mac",
+                "standard",
+            ],
+            b"x",
+        ),
+    );
+    fails(
+        &[
+            "sm9",
+            "decrypt",
+            "--key",
+            &d.s("b.pem"),
+            "--id",
+            "B",
+            "--in",
+            &ct9s,
+        ],
+        b"",
+        1,
+        "this was --mac gmssl, the default for this --format, check --mac standard",
     );
 
     // "both", --pbe without a password, an empty --pass-env.

@@ -194,6 +194,7 @@ fn mutated_artefacts_give_one_line_and_no_secret() {
     smtool_ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--sign",
         "--out",
         &p("smsk.pem"),
@@ -203,6 +204,7 @@ fn mutated_artefacts_give_one_line_and_no_secret() {
     smtool_ok(&[
         "sm9",
         "setup",
+        "--no-encrypt",
         "--enc",
         "--out",
         &p("emsk.pem"),
@@ -262,9 +264,38 @@ fn mutated_artefacts_give_one_line_and_no_secret() {
     ]);
     let list = smtool_ok(&["sm3", &p("msg"), &p("secret"), &p("p.pem")]);
 
+    let gcm_key = "000102030405060708090a0b0c0d0e0f";
+    let gcm_iv = "00112233445566778899aabb";
+    let sm4 = |dir: &'static str| {
+        vec![
+            "sm4", dir, "-m", "gcm", "-K", gcm_key, "--iv", gcm_iv, "--aad", "aa",
+        ]
+    };
+    let ct4 = smtool_ok(&[&sm4("-e")[..], &["--in", &p("secret")]].concat());
+
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     let out = p("out");
     let cases = vec![
+        Case {
+            args: s(&["sm2", "show", "--key", "{}"]),
+            artefact: read("k.pem"),
+            password: false,
+        },
+        Case {
+            args: s(&["sm9", "show", "--key", "{}"]),
+            artefact: read("b.pem"),
+            password: false,
+        },
+        Case {
+            args: s(&["sm9", "pubkey", "--key", "{}", "--out", &out]),
+            artefact: read("smsk.pem"),
+            password: false,
+        },
+        Case {
+            args: s(&[&sm4("-d")[..], &["--in", "{}", "--out", &out]].concat()),
+            artefact: ct4,
+            password: false,
+        },
         Case {
             args: s(&[
                 "sm2",

@@ -4,7 +4,7 @@
 //! * [`CurveParams`] describes a curve `y² = x³ + a·x + b` (with `a` classified by [`AKind`] so the
 //!   fastest doubling formula is picked at compile time), its generator and scalar field.
 //! * [`Affine`] and [`Jacobian`] points: doubling, addition, mixed addition, validation,
-//!   SEC1 encodings ([`Affine::to_sec1`], [`Affine::from_sec1`]), batch normalisation.
+//!   SEC1 encodings ([`Affine::write_sec1`], [`Affine::from_sec1`]), batch normalisation.
 //! * Scalar multiplication: constant-time signed fixed window ([`Jacobian::mul`]), fixed-base comb
 //!   ([`CurveParams::mul_generator`], [`PrecomputedTable`]), and `_vartime` wNAF / Straus for
 //!   public data only.
@@ -22,6 +22,7 @@
 //! let bytes = a.to_sec1_vec(true);
 //! assert_eq!(Affine::<Sm2Curve>::from_sec1(&bytes).unwrap(), a);
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![forbid(unsafe_code)]
 

@@ -231,7 +231,7 @@ macro_rules! suite {
 suite!(u64_backend, sm_field::U64);
 #[cfg(feature = "u32")]
 suite!(u32_backend, sm_field::U32);
-#[cfg(all(feature = "asm", target_arch = "x86_64"))]
+#[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
 suite!(asm_backend, sm_field::Asm);
 
 #[test]
@@ -246,4 +246,19 @@ fn backends_agree_on_whole_scalar_mult() {
     }
     assert!(bool::from(p.is_on_curve()));
     let _ = <Fp<Sm2P, U64> as Field>::ONE;
+}
+
+/// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
+#[test]
+fn backend_suites_compiled() {
+    sm_testvectors::expect_backends(
+        "sm-curve curve_laws",
+        &[
+            "u64",
+            #[cfg(feature = "u32")]
+            "u32",
+            #[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
+            "asm",
+        ],
+    );
 }

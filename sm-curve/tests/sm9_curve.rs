@@ -359,3 +359,18 @@ fn backends_agree() {
     assert_eq!(run::<sm_field::Asm>(&k), want);
     assert_eq!(want.len(), 12);
 }
+
+/// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
+#[test]
+fn backend_suites_compiled() {
+    sm_testvectors::expect_backends(
+        "sm-curve sm9_curve",
+        &[
+            "u64",
+            #[cfg(feature = "u32")]
+            "u32",
+            #[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
+            "asm",
+        ],
+    );
+}

@@ -3,7 +3,7 @@
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
@@ -54,7 +54,7 @@ pub trait Field:
     /// A square root in constant time, if one exists.
     fn sqrt(&self) -> CtOption<Self>;
     /// A uniformly random element.
-    fn random(rng: &mut impl CryptoRngCore) -> Self;
+    fn random(rng: &mut impl CryptoRng) -> Self;
     /// Writes the big-endian encoding into `out` (`out.len() == ENCODED_LEN`).
     fn write_bytes(&self, out: &mut [u8]);
     /// Reads the big-endian encoding (`bytes.len() == ENCODED_LEN`); none if out of range.
@@ -87,7 +87,7 @@ impl<M: Modulus, B: Backend> Field for Fp<M, B> {
     fn sqrt(&self) -> CtOption<Self> {
         Fp::sqrt(self)
     }
-    fn random(rng: &mut impl CryptoRngCore) -> Self {
+    fn random(rng: &mut impl CryptoRng) -> Self {
         Fp::random(rng)
     }
     fn write_bytes(&self, out: &mut [u8]) {

@@ -5,7 +5,7 @@ use core::iter::{Product, Sum};
 use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
@@ -204,7 +204,7 @@ impl<M: Modulus, B: Backend> Fp<M, B> {
     }
 
     /// A uniformly random element (64 random bytes reduced: bias below 2^-256).
-    pub fn random(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn random(rng: &mut impl CryptoRng) -> Self {
         let mut buf = [0u8; 64];
         rng.fill_bytes(&mut buf);
         let r = Self::from_wide_bytes(&buf);

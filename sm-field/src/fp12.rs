@@ -1,7 +1,7 @@
-//! GF(p¹²) = GF(p⁴)[w]/(w³ − v) for the SM9 prime (GM/T 0044.5, tower 1-2-4-12).
+//! GF(p¹²) = GF(p⁴)\[w\]/(w³ − v) for the SM9 prime (GM/T 0044.5, tower 1-2-4-12).
 //!
 //! An element is `c0 + c1·w + c2·w²` with `ci ∈ GF(p⁴)`. Since w³ = v, w⁶ = u and w¹² = −2, the
-//! field is also GF(p)[w]/(w¹² + 2); the twelve GF(p) coordinates sit at these powers of w:
+//! field is also GF(p)\[w\]/(w¹² + 2); the twelve GF(p) coordinates sit at these powers of w:
 //!
 //! | slot     | c0.c0.c0 | c0.c0.c1 | c0.c1.c0 | c0.c1.c1 | c1.c0.c0 | c1.c0.c1 | c1.c1.c0 | c1.c1.c1 | c2.c0.c0 | c2.c0.c1 | c2.c1.c0 | c2.c1.c1 |
 //! |----------|---|---|---|---|---|---|---|---|---|---|---|---|
@@ -19,7 +19,7 @@
 
 use core::fmt;
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
@@ -461,7 +461,7 @@ impl<B: Backend> Fp12<B> {
     }
 
     /// The twelve GF(p) coordinates by power of w: `out[k]` is the coefficient of w^k in
-    /// GF(p)[w]/(w¹² + 2).
+    /// GF(p)\[w\]/(w¹² + 2).
     pub fn to_w_coefficients(&self) -> [Fp1<B>; 12] {
         let mut o = [Fp::ZERO; 12];
         let slots = [
@@ -490,7 +490,7 @@ impl<B: Backend> Fp12<B> {
     }
 
     /// A uniformly random element.
-    pub fn random(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn random(rng: &mut impl CryptoRng) -> Self {
         Self {
             c0: Fp4::random(rng),
             c1: Fp4::random(rng),

@@ -1,4 +1,4 @@
-//! GF(p²) = GF(p)[u]/(u² + 2) for the SM9 prime (GM/T 0044.5 §A, tower 1-2-4-12).
+//! GF(p²) = GF(p)\[u\]/(u² + 2) for the SM9 prime (GM/T 0044.5 §A, tower 1-2-4-12).
 //!
 //! An element is `c0 + c1·u`. Its 64-byte encoding is `c1 ‖ c0` (the u-coefficient first), the
 //! order of GM/T 0044, GmSSL and gmsm. −2 is a non-residue modulo p (p ≡ 5 mod 8), so the
@@ -6,7 +6,7 @@
 
 use core::fmt;
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
@@ -177,7 +177,7 @@ impl<B: Backend> Fp2<B> {
         }
     }
 
-    /// Multiplication by the non-residue u (defines GF(p⁴) = GF(p²)[v]/(v² − u)):
+    /// Multiplication by the non-residue u (defines GF(p⁴) = GF(p²)\[v\]/(v² − u)):
     /// `(a0 + a1·u)·u = −2·a1 + a0·u`. Additions only.
     #[inline(always)]
     pub fn mul_by_u(&self) -> Self {
@@ -334,7 +334,7 @@ impl<B: Backend> Fp2<B> {
     }
 
     /// A uniformly random element.
-    pub fn random(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn random(rng: &mut impl CryptoRng) -> Self {
         Self {
             c0: Fp::random(rng),
             c1: Fp::random(rng),
@@ -483,7 +483,7 @@ impl<B: Backend> Field for Fp2<B> {
     fn sqrt(&self) -> CtOption<Self> {
         Fp2::sqrt(self)
     }
-    fn random(rng: &mut impl CryptoRngCore) -> Self {
+    fn random(rng: &mut impl CryptoRng) -> Self {
         Fp2::random(rng)
     }
     fn write_bytes(&self, out: &mut [u8]) {

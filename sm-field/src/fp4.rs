@@ -1,4 +1,4 @@
-//! GF(p⁴) = GF(p²)[v]/(v² − u) for the SM9 prime (GM/T 0044.5, tower 1-2-4-12).
+//! GF(p⁴) = GF(p²)\[v\]/(v² − u) for the SM9 prime (GM/T 0044.5, tower 1-2-4-12).
 //!
 //! An element is `c0 + c1·v` with `c0, c1 ∈ GF(p²)`; in terms of the generator w of GF(p¹²)
 //! (w³ = v, w⁶ = u), v = w³. The 128-byte encoding is `c1 ‖ c0` (highest power first).
@@ -8,7 +8,7 @@
 
 use core::fmt;
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
@@ -236,7 +236,7 @@ impl<B: Backend> Fp4<B> {
         }
     }
 
-    /// Multiplication by the non-residue v (defines GF(p¹²) = GF(p⁴)[w]/(w³ − v)):
+    /// Multiplication by the non-residue v (defines GF(p¹²) = GF(p⁴)\[w\]/(w³ − v)):
     /// `(a0 + a1·v)·v = u·a1 + a0·v`. Additions only.
     #[inline(always)]
     pub fn mul_by_v(&self) -> Self {
@@ -292,7 +292,7 @@ impl<B: Backend> Fp4<B> {
     }
 
     /// A uniformly random element.
-    pub fn random(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn random(rng: &mut impl CryptoRng) -> Self {
         Self {
             c0: Fp2::random(rng),
             c1: Fp2::random(rng),

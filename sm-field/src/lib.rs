@@ -21,6 +21,7 @@
 //! let s = (a * a).sqrt().unwrap();
 //! assert!(s == a || s == -a);
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![cfg_attr(not(any(feature = "asm", sm_backend = "asm")), forbid(unsafe_code))]
 
@@ -37,6 +38,7 @@ pub(crate) mod fp2;
 mod fp4;
 mod inversion;
 mod modulus;
+mod rng;
 
 pub use backend::u64::U64;
 pub use backend::Backend;
@@ -51,6 +53,7 @@ pub use modulus::{
     limbs_from_be_hex, mont_mul_const, neg_inv64, to_mont_const, Modulus, Shape, Sm2N, Sm2P, Sm9N,
     Sm9P,
 };
+pub use rng::RecordingRng;
 
 #[cfg(all(
     any(target_arch = "x86_64", target_arch = "aarch64"),

@@ -8,7 +8,7 @@
 
 use num_bigint::BigUint;
 use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::{Rng, SeedableRng};
 use sm_field::{Asm, Backend, Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
 const RANDOM_PAIRS: usize = 50_000;

@@ -4,7 +4,7 @@
 #![cfg(all(feature = "asm", target_arch = "x86_64"))]
 
 use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::{Rng, SeedableRng};
 use sm_field::{Asm, Backend, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
 const RANDOM_PAIRS: usize = 100_000;

@@ -3,7 +3,7 @@
 //! binary, so no other test observes the switched path).
 #![cfg(all(target_arch = "x86_64", feature = "asm"))]
 
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sm_field::backend::asm::override_mulx_adx;
 use sm_field::{Asm, Backend, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};

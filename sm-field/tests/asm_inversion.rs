@@ -3,7 +3,7 @@
 
 use num_bigint::BigUint;
 use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::{Rng, SeedableRng};
 use sm_field::{Backend, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
 fn big(l: &[u64; 4]) -> BigUint {
@@ -108,7 +108,7 @@ fn sm9_n() {
     run::<Sm9N, U64>(4, 3000);
 }
 
-#[cfg(all(feature = "asm", target_arch = "x86_64"))]
+#[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
 #[test]
 fn asm_backend_all_moduli() {
     run::<Sm2P, sm_field::Asm>(5, 1000);

@@ -171,7 +171,7 @@ macro_rules! suite {
 suite!(u64_backend, sm_field::U64);
 #[cfg(feature = "u32")]
 suite!(u32_backend, sm_field::U32);
-#[cfg(all(feature = "asm", target_arch = "x86_64"))]
+#[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
 suite!(asm_backend, sm_field::Asm);
 
 #[test]
@@ -204,4 +204,19 @@ fn constants_match_definitions() {
 fn debug_is_hex() {
     let s = format!("{:?}", Fp::<Sm9P>::from_u64(255));
     assert!(s.ends_with("00ff)"), "{s}");
+}
+
+/// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
+#[test]
+fn backend_suites_compiled() {
+    sm_testvectors::expect_backends(
+        "sm-field fp_reference",
+        &[
+            "u64",
+            #[cfg(feature = "u32")]
+            "u32",
+            #[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
+            "asm",
+        ],
+    );
 }

@@ -212,10 +212,25 @@ fn tower_vs_polynomial_model_u32() {
     }
 }
 
-#[cfg(all(target_arch = "x86_64", feature = "asm"))]
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), feature = "asm"))]
 #[test]
 fn tower_vs_polynomial_model_asm() {
     for seed in 200..208 {
         check::<sm_field::Asm>(seed, seed == 200);
     }
+}
+
+/// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
+#[test]
+fn backend_suites_compiled() {
+    sm_testvectors::expect_backends(
+        "sm-field tower_reference",
+        &[
+            "u64",
+            #[cfg(feature = "u32")]
+            "u32",
+            #[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
+            "asm",
+        ],
+    );
 }

@@ -1,4 +1,8 @@
-//! Constant-time recoding of secret GT exponents.
+//! Exponent recodings: the non-adjacent form of the public loop and exponent parameters, and
+//! the constant-time recoding of secret GT exponents.
+//!
+//! **NAF.** [`naf`] gives the non-adjacent form of a public constant (6t + 2 for the Miller loop,
+//! t for the final exponentiation's hard part), evaluated at compile time.
 //!
 //! **Frobenius split.** On GT (order n) the p-power Frobenius is exponentiation by
 //! p mod n = p − n = 6t² =: λ (p = 36t⁴ + 36t³ + 24t² + 6t + 1, n = 36t⁴ + 36t³ + 18t² + 6t + 1).
@@ -16,6 +20,27 @@ use sm_field::{Modulus, Sm9N};
 use subtle::{Choice, ConditionallySelectable};
 
 use crate::BN_T;
+
+/// Non-adjacent form of a public `k < 2⁷¹`: little-endian digits in {−1, 0, 1}, no two adjacent
+/// digits non-zero, and the number of digits.
+pub(crate) const fn naf(mut k: u128) -> ([i8; 72], usize) {
+    let mut d = [0i8; 72];
+    let mut i = 0;
+    while k != 0 {
+        if k & 1 == 1 {
+            let z = 2 - (k % 4) as i8; // 1 or −1
+            d[i] = z;
+            if z == 1 {
+                k -= 1;
+            } else {
+                k += 1;
+            }
+        }
+        k >>= 1;
+        i += 1;
+    }
+    (d, i)
+}
 
 /// λ = p − n = 6t², the eigenvalue of the p-power Frobenius on GT.
 pub(crate) const LAMBDA: u128 = 6 * (BN_T as u128) * (BN_T as u128);
@@ -94,6 +119,30 @@ pub(crate) fn signed_digits<const W: u32, const D: usize>(k: u128) -> [i8; D] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The NAF of the two constants it is used on, and of a few others, sums back to the value,
+    /// has no two adjacent non-zero digits, and is at most one digit longer than the binary form.
+    #[test]
+    fn naf_is_non_adjacent_and_exact() {
+        for k in [
+            0,
+            1,
+            2,
+            3,
+            7,
+            0x55,
+            crate::ATE_LOOP,
+            BN_T as u128,
+            (1u128 << 70) - 1,
+        ] {
+            let (d, len) = naf(k);
+            let value: i128 = (0..len).map(|i| i128::from(d[i]) << i).sum();
+            assert_eq!(value, k as i128, "{k:#x}");
+            assert!(d.windows(2).all(|w| w[0] == 0 || w[1] == 0), "{k:#x}");
+            assert!(d[len..].iter().all(|&x| x == 0));
+            assert!(len <= (128 - k.leading_zeros()) as usize + 1);
+        }
+    }
 
     #[test]
     fn lambda_is_p_minus_n() {

@@ -13,8 +13,8 @@ use sm_field::{Backend, DefaultBackend, Fp, Fp12, Sm9N};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
+use crate::cyclotomic::square as cyclotomic_square;
 use crate::exponent::{signed_digits, split_exponent};
-use crate::final_exp::cyclotomic_square;
 
 /// An element of GT ⊂ GF(p¹²)* (order n).
 #[derive(Clone, Copy, PartialEq, Eq)]

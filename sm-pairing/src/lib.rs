@@ -13,20 +13,40 @@
 //!   conjugation, constant-time exponentiation, `pow_vartime`, fixed-base tables [`GtTable`], and
 //!   the 384-byte GM/T 0044 encoding.
 //!
+//! With the `research` feature, [`research`] traces the Miller loop step by step and the final
+//! exponentiation's intermediates, for debugging against another implementation.
+//!
 //! Every function is constant time in the points and the GT values (lines use projective
 //! formulas without inversions and without branches; identities are handled with `subtle`
 //! selections). Points must lie in G1 / G2 (checked by the caller when decoding).
+//!
+//! # Example
+//! ```
+//! use sm_pairing::{multi_pairing, pairing, DefaultBackend, G1Affine, G2Affine, Gt};
+//! let p = G1Affine::<DefaultBackend>::GENERATOR; // P1 of GM/T 0044.5
+//! let q = G2Affine::<DefaultBackend>::GENERATOR; // P2
+//! let e = pairing(&p, &q);
+//! assert!(!bool::from(e.is_identity())); // non-degenerate
+//! // Bilinearity through a product: e(P, Q) · e(P, Q) = e(P, Q)², one shared Miller loop.
+//! assert!(multi_pairing(&[(p, q), (p, q)]) == e.pow(&[2, 0, 0, 0]));
+//! // The 384-byte GM/T encoding round-trips (and is checked to lie in GT).
+//! assert!(Gt::<DefaultBackend>::from_bytes_checked(&e.to_bytes()).unwrap() == e);
+//! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![forbid(unsafe_code)]
 
 extern crate alloc;
 
+mod cyclotomic;
 mod exponent;
 mod final_exp;
 mod gt;
 mod lines;
 mod miller;
 mod points;
+#[cfg(feature = "research")]
+pub mod research;
 
 pub use final_exp::final_exponentiation;
 pub use gt::{Gt, GtDecodeError, GtTable};

@@ -15,6 +15,7 @@ use alloc::vec::Vec;
 use sm_field::{Backend, Fp, Fp12, Fp2, Sm9P};
 use subtle::{Choice, ConditionallySelectable};
 
+use crate::exponent::naf;
 use crate::final_exp::final_exponentiation;
 use crate::lines::{G2Projective, LineCoeffs};
 use crate::{G1Affine, G2Affine, Gt, ATE_LOOP};
@@ -32,26 +33,6 @@ pub enum Step {
     AddFrobenius,
     /// Line through T and −π²(Q) (T is not needed afterwards).
     SubFrobenius2,
-}
-
-/// Non-adjacent form of `k` (little-endian digits in {−1, 0, 1}) and its length.
-const fn naf(mut k: u128) -> ([i8; 72], usize) {
-    let mut d = [0i8; 72];
-    let mut i = 0;
-    while k != 0 {
-        if k & 1 == 1 {
-            let z = 2 - (k % 4) as i8; // 1 or −1
-            d[i] = z;
-            if z == 1 {
-                k -= 1;
-            } else {
-                k += 1;
-            }
-        }
-        k >>= 1;
-        i += 1;
-    }
-    (d, i)
 }
 
 const fn count_lines() -> usize {
@@ -112,13 +93,13 @@ fn frobenius_points<B: Backend>(x: &Fp2<B>, y: &Fp2<B>) -> [(Fp2<B>, Fp2<B>); 2]
 }
 
 /// Produces the line of each step.
-trait LineSource<B: Backend> {
+pub(crate) trait LineSource<B: Backend> {
     fn line(&mut self, step: Step) -> LineCoeffs<B>;
 }
 
 /// Lines computed on the fly from a projective T.
-struct OnTheFly<B: Backend> {
-    t: G2Projective<B>,
+pub(crate) struct OnTheFly<B: Backend> {
+    pub(crate) t: G2Projective<B>,
     qx: Fp2<B>,
     qy: Fp2<B>,
     frob: [(Fp2<B>, Fp2<B>); 2],
@@ -127,7 +108,7 @@ struct OnTheFly<B: Backend> {
 impl<B: Backend> OnTheFly<B> {
     /// Q = identity is replaced by P2 (a valid point, so no exceptional case arises); the
     /// caller masks its lines.
-    fn new(q: &G2Affine<B>) -> Self {
+    pub(crate) fn new(q: &G2Affine<B>) -> Self {
         let inf = Choice::from(q.infinity as u8);
         let g = G2Affine::<B>::GENERATOR;
         let qx = Fp2::conditional_select(&q.x, &g.x, inf);
@@ -171,7 +152,7 @@ impl<B: Backend> LineSource<B> for Replay<'_, B> {
 
 /// The G1 side of a pair: P's scaled x-coordinates, y-coordinate, and whether the pair
 /// contributes 1.
-struct G1Side<B: Backend> {
+pub(crate) struct G1Side<B: Backend> {
     /// −3·xP, for tangent lines.
     xp_dbl: Fp<Sm9P, B>,
     /// −xP, for addition lines.
@@ -181,7 +162,7 @@ struct G1Side<B: Backend> {
 }
 
 impl<B: Backend> G1Side<B> {
-    fn new(p: &G1Affine<B>, q_infinity: bool) -> Self {
+    pub(crate) fn new(p: &G1Affine<B>, q_infinity: bool) -> Self {
         let xp_add = p.x.neg();
         Self {
             xp_dbl: xp_add.double().add(&xp_add),
@@ -216,7 +197,7 @@ impl<B: Backend> G1Side<B> {
 
     /// `l(P)`, or 1 when the pair is trivial (the first line, while f = 1).
     #[inline]
-    fn first(&self, l: &LineCoeffs<B>, step: Step) -> Fp12<B> {
+    pub(crate) fn first(&self, l: &LineCoeffs<B>, step: Step) -> Fp12<B> {
         let (l, xp) = self.masked(l, step);
         l.evaluate(xp, &self.yp)
     }
@@ -224,7 +205,19 @@ impl<B: Backend> G1Side<B> {
 
 /// The one Miller-loop driver: runs [`LOOP_SCHEDULE`] over all pairs with a shared accumulator
 /// (the first line of the first pair is taken as f instead of multiplying it into f = 1).
+#[inline]
 fn drive<B: Backend, S: LineSource<B>>(pairs: &mut [(G1Side<B>, S)]) -> Fp12<B> {
+    drive_observed(pairs, |_, _| {})
+}
+
+/// [`drive`] calling `observe(i, f)` after step `i` of [`LOOP_SCHEDULE`] (every pair's line of
+/// that step multiplied in). The production paths pass a no-op, which compiles away; the
+/// `research` feature's step trace records f.
+#[inline(always)]
+pub(crate) fn drive_observed<B: Backend, S: LineSource<B>>(
+    pairs: &mut [(G1Side<B>, S)],
+    mut observe: impl FnMut(usize, &Fp12<B>),
+) -> Fp12<B> {
     let mut f = Fp12::ONE;
     for (i, step) in LOOP_SCHEDULE.iter().enumerate() {
         if *step == Step::Double && i != 0 {
@@ -238,6 +231,7 @@ fn drive<B: Backend, S: LineSource<B>>(pairs: &mut [(G1Side<B>, S)]) -> Fp12<B> 
                 p.apply(&f, &l, *step)
             };
         }
+        observe(i, &f);
     }
     f
 }

@@ -43,14 +43,44 @@ fn run<B: Backend>() {
     let p2 = G2Affine::<B>::GENERATOR;
     assert!(bool::from(p1.is_on_curve()) && bool::from(p2.is_on_curve()));
 
-    // e(P1, P2).
+    // e(P1, P2): the standard does not print it; the vector file's value (from its generator's
+    // pure-Python pairing) must equal GmSSL's, case 0 of the GmSSL pairing cases (a = b = 1).
     let e = pairing(&p1, &p2);
     let e_hex = v["curve"]["derived"]
         ["e(P1,P2) (not printed in the standard; computed by sm9_ref.py)"]
         .as_str()
         .unwrap();
+    let gmssl = sm_testvectors::gmssl();
+    let cases = gmssl["sm9_pairing"].as_array().unwrap();
+    assert_eq!(cases.len(), 3);
+    assert_eq!(cases[0]["a_hex"].as_str(), Some(&*format!("{:064x}", 1)));
+    assert_eq!(cases[0]["b_hex"].as_str(), Some(&*format!("{:064x}", 1)));
+    assert_eq!(
+        cases[0]["e_hex"].as_str().unwrap().to_uppercase(),
+        e_hex.to_uppercase(),
+        "e(P1, P2): vector file and GmSSL differ"
+    );
     check_gt(&e, e_hex, "e(P1,P2)");
     assert_eq!(Gt::<B>::from_bytes_checked(&e.to_bytes()).unwrap(), e);
+
+    // GmSSL's cases: P = a·P1, Q = b·P2 as GmSSL computed them, e(P, Q) as GmSSL computed it, and
+    // e(P, Q) = e(P1, P2)^(a·b) (bilinearity, with our exponentiation).
+    for c in cases {
+        let pq = |k: &str| {
+            let h = c[k].as_str().unwrap();
+            assert_eq!(&h[..2], "04", "{k}: uncompressed");
+            h[2..].to_string()
+        };
+        let (p, q) = (g1::<B>(&pq("P_hex")), g2::<B>(&pq("Q_hex")));
+        let what = format!("GmSSL pairing case {}", c["case"]);
+        let e_pq = pairing(&p, &q);
+        check_gt(&e_pq, c["e_hex"].as_str().unwrap(), &what);
+        let (a, b) = (
+            scalar(c["a_hex"].as_str().unwrap()),
+            scalar(c["b_hex"].as_str().unwrap()),
+        );
+        assert_eq!(e.pow(&a).pow(&b), e_pq, "{what}: e(P1, P2)^(ab)");
+    }
 
     // Annex A: g = e(P1, Ppub-s), w = g^r.
     let ppubs = g2::<B>(s(&v, "sign_annexA", "Ppubs"));
@@ -129,8 +159,23 @@ fn known_answers_u32() {
     run::<sm_field::U32>();
 }
 
-#[cfg(all(feature = "asm", target_arch = "x86_64"))]
+#[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
 #[test]
 fn known_answers_asm() {
     run::<sm_field::Asm>();
+}
+
+/// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
+#[test]
+fn backend_suites_compiled() {
+    sm_testvectors::expect_backends(
+        "sm-pairing kat",
+        &[
+            "u64",
+            #[cfg(feature = "u32")]
+            "u32",
+            #[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
+            "asm",
+        ],
+    );
 }

@@ -87,7 +87,7 @@ fn mul_mod_n(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
 }
 
 fn small_scalar(rng: &mut ChaCha20Rng) -> [u64; 4] {
-    use rand_chacha::rand_core::RngCore;
+    use rand_chacha::rand_core::Rng;
     // below n: top limb under n's top limb
     [
         rng.next_u64(),
@@ -158,7 +158,7 @@ trait NextU64 {
 }
 impl NextU64 for ChaCha20Rng {
     fn next_u64_(&mut self) -> u64 {
-        rand_chacha::rand_core::RngCore::next_u64(self)
+        rand_chacha::rand_core::Rng::next_u64(self)
     }
 }
 
@@ -223,6 +223,24 @@ fn backends_agree() {
     }
     let r = run::<U64>();
     assert_eq!(run::<sm_field::U32>(), r);
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     assert_eq!(run::<sm_field::Asm>(), r);
+}
+
+/// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
+#[test]
+fn backend_suites_compiled() {
+    sm_testvectors::expect_backends(
+        "sm-pairing laws",
+        &[
+            "u64",
+            #[cfg(feature = "all-backends")]
+            "u32",
+            #[cfg(all(
+                feature = "all-backends",
+                any(target_arch = "x86_64", target_arch = "aarch64")
+            ))]
+            "asm",
+        ],
+    );
 }

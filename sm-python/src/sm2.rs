@@ -3,10 +3,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
+use getrandom::SysRng;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use rand_core::OsRng;
+use rand_core::UnwrapErr;
 use rayon::prelude::*;
 use sm2::exchange::{self, InitiatorWaiting, ResponderWaiting};
 use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
@@ -156,7 +157,7 @@ impl PrivateKey {
     /// A fresh random key (operating-system RNG).
     #[staticmethod]
     fn generate() -> Self {
-        Self::new(sm2::SecretKey::random(&mut OsRng))
+        Self::new(sm2::SecretKey::random(&mut UnwrapErr(SysRng)))
     }
 
     /// From the 32-byte big-endian secret scalar `d` in `[1, n-2]`.
@@ -240,7 +241,10 @@ impl PrivateKey {
             Some(pw) => {
                 let scheme = pbes2_for(format)?;
                 let der = py
-                    .detach(|| self.sk.to_pkcs8_encrypted_der_as(&mut OsRng, &pw, scheme))
+                    .detach(|| {
+                        self.sk
+                            .to_pkcs8_encrypted_der_as(&mut UnwrapErr(SysRng), &pw, scheme)
+                    })
                     .map_err(sm2_err)?;
                 Ok(bytes(py, &der))
             }
@@ -261,8 +265,12 @@ impl PrivateKey {
                 let scheme = pbes2_for(format)?;
                 zeroize::Zeroizing::new(
                     py.detach(|| {
-                        self.sk
-                            .to_pkcs8_encrypted_pem_as(&mut OsRng, &pw, scheme, LineEnding::LF)
+                        self.sk.to_pkcs8_encrypted_pem_as(
+                            &mut UnwrapErr(SysRng),
+                            &pw,
+                            scheme,
+                            LineEnding::LF,
+                        )
                     })
                     .map_err(sm2_err)?,
                 )
@@ -296,7 +304,7 @@ impl PrivateKey {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let enc = Encoding::parse(encoding)?;
         let signer = self.signer_for(id.as_deref())?;
-        let sig = py.detach(|| signer.sign(&mut OsRng, &message));
+        let sig = py.detach(|| signer.sign_with_rng(&mut UnwrapErr(SysRng), &message));
         Ok(bytes(py, &encode_sig(enc, &sig)))
     }
 
@@ -311,7 +319,7 @@ impl PrivateKey {
         let enc = Encoding::parse(encoding)?;
         let e = array::<32>(&digest, "an SM2 digest")?;
         let signer = self.signer_for(None)?;
-        let sig = py.detach(|| signer.sign_prehash_with_rng(&mut OsRng, &e));
+        let sig = py.detach(|| signer.sign_prehash_with_rng(&mut UnwrapErr(SysRng), &e));
         Ok(bytes(py, &encode_sig(enc, &sig)))
     }
 
@@ -329,7 +337,7 @@ impl PrivateKey {
         let msgs: Vec<&[u8]> = messages.iter().map(|m| &**m).collect();
         let sigs: Vec<Vec<u8>> = detach_parallel(py, || {
             msgs.par_iter()
-                .map(|m| encode_sig(enc, &signer.sign(&mut OsRng, m)))
+                .map(|m| encode_sig(enc, &signer.sign_with_rng(&mut UnwrapErr(SysRng), m)))
                 .collect()
         });
         Ok(sigs.iter().map(|s| bytes(py, s)).collect())
@@ -546,8 +554,8 @@ impl PublicKey {
         let mode = CtMode::parse(mode)?;
         let ct = py
             .detach(|| match mode {
-                CtMode::Raw(m) => self.pk.encrypt(&mut OsRng, &plaintext, m),
-                CtMode::Der => self.pk.encrypt_der(&mut OsRng, &plaintext),
+                CtMode::Raw(m) => self.pk.encrypt(&mut UnwrapErr(SysRng), &plaintext, m),
+                CtMode::Der => self.pk.encrypt_der(&mut UnwrapErr(SysRng), &plaintext),
             })
             .map_err(sm2_err)?;
         Ok(bytes(py, &ct))
@@ -657,7 +665,7 @@ impl Initiator {
         let InitState::Ready(i) = std::mem::replace(&mut *st, InitState::Done) else {
             return Err(used_up());
         };
-        let (w, ra) = i.start(&mut OsRng);
+        let (w, ra) = i.start(&mut UnwrapErr(SysRng));
         *st = InitState::Waiting(Box::new(w));
         Ok(bytes(py, &ra.to_uncompressed()))
     }
@@ -751,7 +759,7 @@ impl Responder {
             return Err(used_up());
         };
         let (w, rb, sb) = py
-            .detach(|| r.respond(&mut OsRng, &ra, key_length))
+            .detach(|| r.respond(&mut UnwrapErr(SysRng), &ra, key_length))
             .map_err(kx_err)?;
         *st = RespState::Waiting(Box::new(w));
         Ok((bytes(py, &rb.to_uncompressed()), bytes(py, &sb)))
@@ -770,7 +778,7 @@ impl Responder {
             return Err(used_up());
         };
         let (key, rb) = py
-            .detach(|| r.respond_unconfirmed(&mut OsRng, &ra, key_length))
+            .detach(|| r.respond_unconfirmed(&mut UnwrapErr(SysRng), &ra, key_length))
             .map_err(kx_err)?;
         Ok((bytes(py, &rb.to_uncompressed()), bytes(py, &key)))
     }

@@ -8,10 +8,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
+use getrandom::SysRng;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use rand_core::OsRng;
+use rand_core::UnwrapErr;
 use rayon::prelude::*;
 use self_cell::self_cell;
 use sm9::{EncryptionMode, MacMode};
@@ -107,10 +108,10 @@ macro_rules! secret_codec {
             fn gmt0080_der(&self) -> sm9::Result<Zeroizing<Vec<u8>>> { self.to_der() }
             fn pkcs8_pem(&self) -> sm9::Result<Zeroizing<String>> { self.to_pkcs8_pem() }
             fn encrypted_der(&self, pw: &[u8]) -> sm9::Result<Vec<u8>> {
-                self.to_encrypted_pkcs8_der(pw, &mut OsRng)
+                self.to_encrypted_pkcs8_der(pw, &mut UnwrapErr(SysRng))
             }
             fn encrypted_pem(&self, pw: &[u8]) -> sm9::Result<String> {
-                self.to_encrypted_pem(pw, &mut OsRng)
+                self.to_encrypted_pem(pw, &mut UnwrapErr(SysRng))
             }
             fn from_pkcs8(der: &[u8]) -> sm9::Result<Self> { Self::from_pkcs8_der(der) }
             fn from_plain_der(der: &[u8]) -> sm9::Result<Self> { Self::from_der(der) }
@@ -244,7 +245,7 @@ impl SignMasterKey {
     /// A fresh random master key.
     #[staticmethod]
     fn generate() -> Self {
-        Self::wrap(sm9::SignMasterKey::generate(&mut OsRng))
+        Self::wrap(sm9::SignMasterKey::generate(&mut UnwrapErr(SysRng)))
     }
 
     /// From the 32-byte master secret ``ks``.
@@ -435,7 +436,12 @@ impl SignUserKey {
 
     fn sign_one(&self, msg: &[u8]) -> sm9::Result<sm9::Signature> {
         let prepared = self.prepared.get_or_init(|| self.key.prepare());
-        sm9::sign_prepared(prepared, self.master.prepared(), msg, &mut OsRng)
+        sm9::sign_prepared(
+            prepared,
+            self.master.prepared(),
+            msg,
+            &mut UnwrapErr(SysRng),
+        )
     }
 }
 
@@ -538,7 +544,7 @@ impl EncMasterKey {
     /// A fresh random master key.
     #[staticmethod]
     fn generate() -> Self {
-        Self::wrap(sm9::EncMasterKey::generate(&mut OsRng))
+        Self::wrap(sm9::EncMasterKey::generate(&mut UnwrapErr(SysRng)))
     }
 
     /// From the 32-byte master secret ``ke``.
@@ -619,7 +625,7 @@ impl EncMasterPublicKey {
                     &plaintext,
                     mode,
                     mac,
-                    &mut OsRng,
+                    &mut UnwrapErr(SysRng),
                 )?;
                 if der {
                     ct.to_der()
@@ -644,8 +650,12 @@ impl EncMasterPublicKey {
         let der = Encoding::parse(encoding)? == Encoding::Der;
         let (key, c) = py
             .detach(|| {
-                let (key, c) =
-                    sm9::encapsulate(self.master.prepared(), &identity, key_length, &mut OsRng)?;
+                let (key, c) = sm9::encapsulate(
+                    self.master.prepared(),
+                    &identity,
+                    key_length,
+                    &mut UnwrapErr(SysRng),
+                )?;
                 let c = if der {
                     c.to_der()?
                 } else {
@@ -885,7 +895,7 @@ impl Initiator {
                         p.master.prepared(),
                         &self.id,
                         &self.peer_id,
-                        &mut OsRng,
+                        &mut UnwrapErr(SysRng),
                     )?;
                     ra = Some(point.to_bytes());
                     Ok::<_, sm9::Error>(Some(i))
@@ -984,7 +994,7 @@ impl Responder {
                     &self.id,
                     &self.peer_id,
                     &ra,
-                    &mut OsRng,
+                    &mut UnwrapErr(SysRng),
                 )
             })
             .map_err(sm9_err)?;

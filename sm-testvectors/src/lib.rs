@@ -1,7 +1,7 @@
 //! Known-answer test data for the workspace, copied from `shared/vectors` (see `data/PROVENANCE.md`).
 //!
 //! The JSON files are embedded verbatim; [`sm2_sm3`], [`sm9`] and [`gmssl`] parse them on demand, and
-//! [`hex`] / [`hex_at`] decode the hex strings they hold.
+//! [`hex()`] / [`hex_at`] decode the hex strings they hold.
 #![forbid(unsafe_code)]
 
 pub mod peers;
@@ -46,6 +46,40 @@ pub fn hex_at(v: &Value, pointer: &str) -> Vec<u8> {
         .and_then(Value::as_str)
         .unwrap_or_else(|| panic!("no string at {pointer}"));
     hex(s)
+}
+
+/// The limb backends a cross-backend test binary must have compiled when `cargo xtask test`
+/// runs it (it sets `SM_EXPECT_ALL_BACKENDS=1` and passes the `all-backends` features
+/// explicitly): `u32`, `u64`, and `asm` on x86_64 and aarch64.
+pub const ALL_BACKENDS: &[&str] = &[
+    "u32",
+    "u64",
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    "asm",
+];
+
+/// Says which backend suites `suite` compiled (one line written to stderr directly, so not
+/// captured by the test harness) and, when `SM_EXPECT_ALL_BACKENDS=1`, panics unless every one
+/// of [`ALL_BACKENDS`] is among them: a build that lost a backend's feature then fails instead
+/// of running fewer suites.
+pub fn expect_backends(suite: &str, compiled: &[&str]) {
+    use std::io::Write;
+    let expect = std::env::var("SM_EXPECT_ALL_BACKENDS").is_ok_and(|v| v == "1");
+    let missing: Vec<&str> = ALL_BACKENDS
+        .iter()
+        .copied()
+        .filter(|b| !compiled.contains(b))
+        .collect();
+    writeln!(
+        std::io::stderr(),
+        "{suite}: backend suites {compiled:?} (all expected: {expect})"
+    )
+    .expect("stderr");
+    assert!(
+        !expect || missing.is_empty(),
+        "{suite}: SM_EXPECT_ALL_BACKENDS=1 but the suites of {missing:?} were not compiled \
+         (build with --features all-backends)"
+    );
 }
 
 #[cfg(test)]

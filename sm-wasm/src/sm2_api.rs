@@ -1,8 +1,9 @@
 //! SM2: keys (raw, SEC1, PKCS#8, encrypted PKCS#8, SPKI; DER and PEM), signatures (raw r‖s and
 //! DER, any distinguishing ID), encryption (C1C3C2, C1C2C3, DER), key exchange with confirmation.
 
+use getrandom::SysRng;
 use js_sys::Uint8Array;
-use rand_core::OsRng;
+use rand_core::UnwrapErr;
 use sm2::pkcs8::der::pem::LineEnding;
 use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
 use sm2::spki::{DecodePublicKey, EncodePublicKey};
@@ -83,7 +84,7 @@ impl Sm2PrivateKey {
 impl Sm2PrivateKey {
     /// A new random key (`crypto.getRandomValues`).
     pub fn generate() -> Sm2PrivateKey {
-        Sm2PrivateKey::new(SecretKey::random(&mut OsRng))
+        Sm2PrivateKey::new(SecretKey::random(&mut UnwrapErr(SysRng)))
     }
 
     /// From the 32-byte big-endian scalar `d` (1 ≤ d ≤ n − 2).
@@ -172,8 +173,8 @@ impl Sm2PrivateKey {
         let password = text(password, "password")?;
         let mut salt = [0u8; 16];
         let mut iv = [0u8; 16];
-        rand_core::RngCore::fill_bytes(&mut OsRng, &mut salt);
-        rand_core::RngCore::fill_bytes(&mut OsRng, &mut iv);
+        rand_core::Rng::fill_bytes(&mut UnwrapErr(SysRng), &mut salt);
+        rand_core::Rng::fill_bytes(&mut UnwrapErr(SysRng), &mut iv);
         let der = self
             .sk()
             .to_pkcs8_encrypted_der_with_params(&password, &salt, &iv, iterations.unwrap_or(65536))
@@ -192,7 +193,10 @@ impl Sm2PrivateKey {
     pub fn sign(&self, message: &Text, id: Option<Text>) -> Result<Uint8Array, JsValue> {
         let msg = text(message, "message")?;
         let own = self.signer_for(id)?;
-        let sig = own.as_ref().unwrap_or(&self.signer).sign(&mut OsRng, &msg);
+        let sig = own
+            .as_ref()
+            .unwrap_or(&self.signer)
+            .sign_with_rng(&mut UnwrapErr(SysRng), &msg);
         Ok(out(&sig.to_bytes()))
     }
 
@@ -201,7 +205,10 @@ impl Sm2PrivateKey {
     pub fn sign_der(&self, message: &Text, id: Option<Text>) -> Result<Uint8Array, JsValue> {
         let msg = text(message, "message")?;
         let own = self.signer_for(id)?;
-        let sig = own.as_ref().unwrap_or(&self.signer).sign(&mut OsRng, &msg);
+        let sig = own
+            .as_ref()
+            .unwrap_or(&self.signer)
+            .sign_with_rng(&mut UnwrapErr(SysRng), &msg);
         Ok(out(&sig.to_der()))
     }
 
@@ -319,8 +326,8 @@ impl Sm2PublicKey {
     pub fn encrypt(&self, message: &Text, mode: Option<String>) -> Result<Uint8Array, JsValue> {
         let msg = text(message, "message")?;
         let ct = match format(mode)? {
-            Format::Raw(m) => self.0.encrypt(&mut OsRng, &msg, m),
-            Format::Der => self.0.encrypt_der(&mut OsRng, &msg),
+            Format::Raw(m) => self.0.encrypt(&mut UnwrapErr(SysRng), &msg, m),
+            Format::Der => self.0.encrypt_der(&mut UnwrapErr(SysRng), &msg),
         }
         .js()?;
         Ok(out(&ct))
@@ -373,7 +380,7 @@ impl Sm2SigningKey {
     pub fn sign(&self, message: &Text) -> Result<Uint8Array, JsValue> {
         Ok(out(&self
             .0
-            .sign(&mut OsRng, &text(message, "message")?)
+            .sign_with_rng(&mut UnwrapErr(SysRng), &text(message, "message")?)
             .to_bytes()))
     }
 
@@ -382,7 +389,7 @@ impl Sm2SigningKey {
     pub fn sign_der(&self, message: &Text) -> Result<Uint8Array, JsValue> {
         Ok(out(&self
             .0
-            .sign(&mut OsRng, &text(message, "message")?)
+            .sign_with_rng(&mut UnwrapErr(SysRng), &text(message, "message")?)
             .to_der()))
     }
 }
@@ -426,7 +433,7 @@ impl Sm2KeyExchangeInitiator {
             .start
             .take()
             .ok_or_else(|| invalid("start: already started"))?;
-        let (w, ra) = i.start(&mut OsRng);
+        let (w, ra) = i.start(&mut UnwrapErr(SysRng));
         self.waiting = Some(w);
         Ok(out(&ra.to_uncompressed()))
     }
@@ -497,7 +504,7 @@ impl Sm2KeyExchangeResponder {
             .start
             .take()
             .ok_or_else(|| invalid("respond: already responded"))?;
-        let (w, rb, sb) = r.respond(&mut OsRng, &ra, key_length).js()?;
+        let (w, rb, sb) = r.respond(&mut UnwrapErr(SysRng), &ra, key_length).js()?;
         self.waiting = Some(w);
         self.sb = Some(sb);
         Ok(out(&rb.to_uncompressed()))

@@ -8,8 +8,9 @@
 
 use std::cell::OnceCell;
 
+use getrandom::SysRng;
 use js_sys::{Array, Uint8Array};
-use rand_core::{OsRng, RngCore};
+use rand_core::{Rng, UnwrapErr};
 use sm2::pkcs8::der::pem::{self, LineEnding};
 use sm9::{
     EncMasterKey, EncMasterPublicKey, EncUserKey, EncapsulatedKey, EncryptionMode, ExchangeUserKey,
@@ -53,8 +54,8 @@ fn password_of(password: Option<Text>) -> Result<Option<Zeroizing<Vec<u8>>>, JsV
 fn salt_iv() -> ([u8; 16], [u8; 16]) {
     let mut salt = [0u8; 16];
     let mut iv = [0u8; 16];
-    OsRng.fill_bytes(&mut salt);
-    OsRng.fill_bytes(&mut iv);
+    UnwrapErr(SysRng).fill_bytes(&mut salt);
+    UnwrapErr(SysRng).fill_bytes(&mut iv);
     (salt, iv)
 }
 
@@ -286,7 +287,7 @@ private_key_io!(Sm9SignMasterKey, SignMasterKey);
 impl Sm9SignMasterKey {
     /// A new random master key.
     pub fn generate() -> Sm9SignMasterKey {
-        Self::wrap(SignMasterKey::generate(&mut OsRng))
+        Self::wrap(SignMasterKey::generate(&mut UnwrapErr(SysRng)))
     }
 
     /// From the 32-byte big-endian `ks` (1 ≤ ks ≤ n − 1).
@@ -346,7 +347,7 @@ impl Sm9SignUserKey {
     ) -> Result<Uint8Array, JsValue> {
         let key = self.prepared.get_or_init(|| self.key.prepare());
         let msg = text(message, "message")?;
-        let sig = sm9::sign_prepared(key, master.prepared(), &msg, &mut OsRng).js()?;
+        let sig = sm9::sign_prepared(key, master.prepared(), &msg, &mut UnwrapErr(SysRng)).js()?;
         Ok(out(&sig.to_der().js()?))
     }
 
@@ -417,14 +418,27 @@ impl Sm9EncMasterPublicKey {
     ) -> Result<Uint8Array, JsValue> {
         let (mode, mac) = (encryption_mode(mode)?, mac_mode(mac)?);
         let (id, msg) = (text(id, "id")?, text(message, "message")?);
-        let ct = sm9::encrypt(self.prepared(), &id, &msg, mode, mac, &mut OsRng).js()?;
+        let ct = sm9::encrypt(
+            self.prepared(),
+            &id,
+            &msg,
+            mode,
+            mac,
+            &mut UnwrapErr(SysRng),
+        )
+        .js()?;
         Ok(out(&ct.to_der().js()?))
     }
 
     /// A fresh `keyLength`-byte key encapsulated to `id` (GM/T 0044.4 §6).
     pub fn encapsulate(&self, id: &Text, key_length: usize) -> Result<Sm9Encapsulation, JsValue> {
-        let (key, c) =
-            sm9::encapsulate(self.prepared(), &text(id, "id")?, key_length, &mut OsRng).js()?;
+        let (key, c) = sm9::encapsulate(
+            self.prepared(),
+            &text(id, "id")?,
+            key_length,
+            &mut UnwrapErr(SysRng),
+        )
+        .js()?;
         Ok(Sm9Encapsulation { key, c })
     }
 }
@@ -447,7 +461,7 @@ private_key_io!(Sm9EncMasterKey, EncMasterKey);
 impl Sm9EncMasterKey {
     /// A new random master key.
     pub fn generate() -> Sm9EncMasterKey {
-        Self::wrap(EncMasterKey::generate(&mut OsRng))
+        Self::wrap(EncMasterKey::generate(&mut UnwrapErr(SysRng)))
     }
 
     /// From the 32-byte big-endian `ke`.
@@ -629,7 +643,7 @@ impl Sm9KeyExchangeInitiator {
     pub fn start(&mut self) -> Result<Uint8Array, JsValue> {
         loop {
             let mut r = Zeroizing::new([0u8; 32]);
-            OsRng.fill_bytes(&mut *r);
+            UnwrapErr(SysRng).fill_bytes(&mut *r);
             // Rejection sampling: a nonce outside [1, n − 1] is drawn again.
             let ra = self.initiator(&r).map(|(_, ra)| ra.to_bytes());
             if let Ok(ra) = ra {
@@ -710,7 +724,7 @@ impl Sm9KeyExchangeResponder {
             &self.own_id,
             &self.peer_id,
             &ra,
-            &mut OsRng,
+            &mut UnwrapErr(SysRng),
         )
         .js()?;
         self.waiting = Some(w);

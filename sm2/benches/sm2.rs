@@ -7,8 +7,8 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm2::exchange::{Initiator, Responder};
-use sm2::{Mode, SecretKey, SigningKey, VerifyingKey};
+use shangmi_sm2::exchange::{Initiator, Responder};
+use shangmi_sm2::{Mode, SecretKey, SigningKey, VerifyingKey};
 
 fn benches(c: &mut Criterion) {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
@@ -17,10 +17,10 @@ fn benches(c: &mut Criterion) {
     let vk = VerifyingKey::new(sk.public_key());
     let vk_table = vk.clone().with_precomputed_table();
     let msg = [0x5au8; 32];
-    let sig = signer.sign(&mut rng, &msg);
+    let sig = signer.sign_with_rng(&mut rng, &msg);
     let mut g = c.benchmark_group("sm2");
     g.bench_function("keygen", |b| b.iter(|| SecretKey::random(&mut rng)));
-    g.bench_function("sign", |b| b.iter(|| signer.sign(&mut rng, &msg)));
+    g.bench_function("sign", |b| b.iter(|| signer.sign_with_rng(&mut rng, &msg)));
     g.bench_function("sign_deterministic", |b| {
         b.iter(|| signer.sign_deterministic(&msg))
     });
@@ -68,8 +68,8 @@ fn benches(c: &mut Criterion) {
 }
 
 fn primitives(c: &mut Criterion) {
-    use sm2::sm_curve::{CurveParams, Jacobian};
-    use sm2::{Curve, FieldElement, Scalar};
+    use shangmi_sm2::sm_curve::{CurveParams, Jacobian};
+    use shangmi_sm2::{Curve, FieldElement, Scalar};
     let mut rng = ChaCha20Rng::seed_from_u64(2);
     let a: FieldElement = FieldElement::random(&mut rng);
     let b: FieldElement = FieldElement::random(&mut rng);
@@ -78,7 +78,10 @@ fn primitives(c: &mut Criterion) {
     let q = Curve::mul_generator(&(k + k));
     let qa = q.to_affine();
     let mut g = c.benchmark_group("prim");
-    println!("backend: {}", <sm2::DefaultBackend as sm2::Backend>::NAME);
+    println!(
+        "backend: {}",
+        <shangmi_sm2::DefaultBackend as shangmi_sm2::Backend>::NAME
+    );
     g.bench_function("fp_mul", |bn| bn.iter(|| std::hint::black_box(a) * b));
     g.bench_function("fp_invert", |bn| {
         bn.iter(|| std::hint::black_box(a).invert().unwrap())

@@ -12,8 +12,8 @@ use alloc::vec::Vec;
 use der::asn1::{AnyRef, BitStringRef, Null, ObjectIdentifier, OctetStringRef};
 use der::pem::LineEnding;
 use der::{Decode, Encode, Sequence};
-use pkcs8::{AlgorithmIdentifierRef, EncodePrivateKey, PrivateKeyInfo, SecretDocument};
-use rand_core::CryptoRngCore;
+use pkcs8::{AlgorithmIdentifierRef, EncodePrivateKey, PrivateKeyInfoRef, SecretDocument};
+use rand_core::CryptoRng;
 use sec1::{EcParameters, EcPrivateKey};
 use sm_field::Backend;
 use spki::{Document, EncodePublicKey, SubjectPublicKeyInfoRef};
@@ -90,26 +90,32 @@ impl Cbc {
     }
 
     fn encrypt(self, key: &[u8], iv: &[u8; 16], data: &[u8]) -> Vec<u8> {
-        use cbc::cipher::{block_padding::Pkcs7, BlockEncryptMut, KeyIvInit};
+        use cbc::cipher::{block_padding::Pkcs7, BlockModeEncrypt, KeyIvInit};
         match self {
-            Cbc::Sm4 => cbc::Encryptor::<sm4_ct::Sm4>::new(key.into(), iv.into())
-                .encrypt_padded_vec_mut::<Pkcs7>(data),
-            Cbc::Aes128 => cbc::Encryptor::<aes::Aes128>::new(key.into(), iv.into())
-                .encrypt_padded_vec_mut::<Pkcs7>(data),
-            Cbc::Aes256 => cbc::Encryptor::<aes::Aes256>::new(key.into(), iv.into())
-                .encrypt_padded_vec_mut::<Pkcs7>(data),
+            Cbc::Sm4 => cbc::Encryptor::<sm4_ct::Sm4>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .encrypt_padded_vec::<Pkcs7>(data),
+            Cbc::Aes128 => cbc::Encryptor::<aes::Aes128>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .encrypt_padded_vec::<Pkcs7>(data),
+            Cbc::Aes256 => cbc::Encryptor::<aes::Aes256>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .encrypt_padded_vec::<Pkcs7>(data),
         }
     }
 
     fn decrypt(self, key: &[u8], iv: &[u8; 16], data: &[u8]) -> Result<Vec<u8>, Error> {
-        use cbc::cipher::{block_padding::Pkcs7, BlockDecryptMut, KeyIvInit};
+        use cbc::cipher::{block_padding::Pkcs7, BlockModeDecrypt, KeyIvInit};
         match self {
-            Cbc::Sm4 => cbc::Decryptor::<sm4_ct::Sm4>::new(key.into(), iv.into())
-                .decrypt_padded_vec_mut::<Pkcs7>(data),
-            Cbc::Aes128 => cbc::Decryptor::<aes::Aes128>::new(key.into(), iv.into())
-                .decrypt_padded_vec_mut::<Pkcs7>(data),
-            Cbc::Aes256 => cbc::Decryptor::<aes::Aes256>::new(key.into(), iv.into())
-                .decrypt_padded_vec_mut::<Pkcs7>(data),
+            Cbc::Sm4 => cbc::Decryptor::<sm4_ct::Sm4>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .decrypt_padded_vec::<Pkcs7>(data),
+            Cbc::Aes128 => cbc::Decryptor::<aes::Aes128>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .decrypt_padded_vec::<Pkcs7>(data),
+            Cbc::Aes256 => cbc::Decryptor::<aes::Aes256>::new_from_slices(key, iv)
+                .expect("key and IV lengths")
+                .decrypt_padded_vec::<Pkcs7>(data),
         }
         .map_err(|_| Error::Decryption)
     }
@@ -215,9 +221,9 @@ impl<B: Backend> SecretKey<B> {
     /// (OpenSSL omits them, GmSSL writes them).
     fn pkcs8_der(&self, inner_params: bool) -> Result<SecretDocument, Error> {
         let inner = self.ec_private_key_der(inner_params)?;
-        let pki = PrivateKeyInfo {
+        let pki = PrivateKeyInfoRef {
             algorithm: algorithm(),
-            private_key: &inner,
+            private_key: OctetStringRef::new(&inner).map_err(|_| Error::Encoding)?,
             public_key: None,
         };
         SecretDocument::encode_msg(&pki).map_err(|_| Error::Encoding)
@@ -236,7 +242,7 @@ impl<B: Backend> SecretKey<B> {
     /// writes what OpenSSL reads.
     pub fn to_pkcs8_encrypted_der(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         password: &[u8],
     ) -> Result<Vec<u8>, Error> {
         self.to_pkcs8_encrypted_der_as(rng, password, Pbes2::GmSsl)
@@ -246,15 +252,11 @@ impl<B: Backend> SecretKey<B> {
     /// PBKDF2 iterations, random 16-byte salt and IV).
     pub fn to_pkcs8_encrypted_der_as(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         password: &[u8],
         scheme: Pbes2,
     ) -> Result<Vec<u8>, Error> {
-        let mut salt = [0u8; 16];
-        let mut iv = [0u8; 16];
-        rng.fill_bytes(&mut salt);
-        rng.fill_bytes(&mut iv);
-        self.encrypt_pkcs8(scheme, password, &salt, &iv, PBKDF2_ITERATIONS)
+        encrypt_pkcs8_der(rng, self.pkcs8_der(false)?.as_bytes(), password, scheme)
     }
 
     /// [`SecretKey::to_pkcs8_encrypted_der`] with explicit salt, IV and iteration count
@@ -278,52 +280,14 @@ impl<B: Backend> SecretKey<B> {
         iv: &[u8; 16],
         iterations: u32,
     ) -> Result<Vec<u8>, Error> {
-        if iterations == 0 || iterations > MAX_PBKDF2_ITERATIONS {
-            return Err(Error::Encoding);
-        }
-        let (prf, cipher) = scheme.parts();
         let plain = self.pkcs8_der(false)?;
-        let key = pbkdf2(prf, password, salt, iterations, cipher.key_len());
-        let ct = cipher.encrypt(&key, iv, plain.as_bytes());
-        let e = |_| Error::Encoding;
-        let info = EncryptedPki {
-            alg: Pbes2Alg {
-                oid: PBES2_OID,
-                params: Pbes2Params {
-                    kdf: KdfAlg {
-                        oid: PBKDF2_OID,
-                        params: Pbkdf2Params {
-                            salt: OctetStringRef::new(salt).map_err(e)?,
-                            iteration_count: iterations,
-                            key_length: Some(cipher.key_len() as u16),
-                            prf: Some(PrfAlg {
-                                oid: match prf {
-                                    Prf::HmacSm3 => HMAC_SM3_OID,
-                                    Prf::HmacSha256 => HMAC_SHA256_OID,
-                                },
-                                null: match prf {
-                                    Prf::HmacSm3 => None,
-                                    // OpenSSL writes the NULL parameter of hmacWithSHA256.
-                                    Prf::HmacSha256 => Some(Null),
-                                },
-                            }),
-                        },
-                    },
-                    enc: EncScheme {
-                        oid: cipher.oid(),
-                        iv: OctetStringRef::new(iv).map_err(e)?,
-                    },
-                },
-            },
-            data: OctetStringRef::new(&ct).map_err(e)?,
-        };
-        info.to_der().map_err(e)
+        pbes2_encrypt(plain.as_bytes(), scheme, password, salt, iv, iterations)
     }
 
     /// PEM (`ENCRYPTED PRIVATE KEY`) form of [`SecretKey::to_pkcs8_encrypted_der`].
     pub fn to_pkcs8_encrypted_pem(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         password: &[u8],
         line_ending: LineEnding,
     ) -> Result<String, Error> {
@@ -333,7 +297,7 @@ impl<B: Backend> SecretKey<B> {
     /// PEM (`ENCRYPTED PRIVATE KEY`) form of [`SecretKey::to_pkcs8_encrypted_der_as`].
     pub fn to_pkcs8_encrypted_pem_as(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         password: &[u8],
         scheme: Pbes2,
         line_ending: LineEnding,
@@ -348,36 +312,7 @@ impl<B: Backend> SecretKey<B> {
     /// [`Error::Decryption`]; an iteration count above [`MAX_PBKDF2_ITERATIONS`] is rejected
     /// before any work ([`Error::Encoding`]).
     pub fn from_pkcs8_encrypted_der(der: &[u8], password: &[u8]) -> Result<Self, Error> {
-        let info = EncryptedPki::from_der(der).map_err(|_| Error::Encoding)?;
-        let kdf = &info.alg.params.kdf;
-        let enc = &info.alg.params.enc;
-        let prf = match &kdf.params.prf {
-            Some(p) if p.oid == HMAC_SM3_OID => Prf::HmacSm3,
-            Some(p) if p.oid == HMAC_SHA256_OID => Prf::HmacSha256,
-            _ => return Err(Error::Encoding),
-        };
-        let cipher = Cbc::from_oid(enc.oid).ok_or(Error::Encoding)?;
-        if info.alg.oid != PBES2_OID
-            || kdf.oid != PBKDF2_OID
-            || kdf
-                .params
-                .key_length
-                .is_some_and(|n| usize::from(n) != cipher.key_len())
-            || kdf.params.iteration_count == 0
-            || kdf.params.iteration_count > DECRYPT_MAX_ITERATIONS
-        {
-            return Err(Error::Encoding);
-        }
-        let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
-        let key = pbkdf2(
-            prf,
-            password,
-            kdf.params.salt.as_bytes(),
-            kdf.params.iteration_count,
-            cipher.key_len(),
-        );
-        let plain = cipher.decrypt(&key, iv, info.data.as_bytes())?;
-        Self::from_decrypted_pkcs8(Zeroizing::new(plain))
+        Self::from_decrypted_pkcs8(pbes2_decrypt(der, password)?)
     }
 
     /// Parses (and then wipes) the decrypted `PrivateKeyInfo` of
@@ -386,7 +321,7 @@ impl<B: Backend> SecretKey<B> {
     /// (`ct-check/declassified.txt`).
     #[inline(never)]
     fn from_decrypted_pkcs8(plain: Zeroizing<Vec<u8>>) -> Result<Self, Error> {
-        let pki = PrivateKeyInfo::from_der(&plain).map_err(|_| Error::Decryption)?;
+        let pki = PrivateKeyInfoRef::from_der(&plain).map_err(|_| Error::Decryption)?;
         Self::try_from_pki(&pki).map_err(|_| Error::Decryption)
     }
 
@@ -399,11 +334,139 @@ impl<B: Backend> SecretKey<B> {
         Self::from_pkcs8_encrypted_der(&der, password)
     }
 
-    fn try_from_pki(pki: &PrivateKeyInfo<'_>) -> Result<Self, Error> {
+    fn try_from_pki(pki: &PrivateKeyInfoRef<'_>) -> Result<Self, Error> {
         check_algorithm(&pki.algorithm)?;
-        let k = strict_ec_private_key(pki.private_key)?;
+        let k = strict_ec_private_key(pki.private_key.as_bytes())?;
         Self::from_ec_private_key(&k)
     }
+}
+
+/// The plaintext of a PBES2 `EncryptedPrivateKeyInfo` (RFC 8018 §6.2.2) in DER, whatever key it
+/// holds: PBKDF2 with HMAC-SM3 (GmSSL) or HMAC-SHA256 (OpenSSL), and SM4-CBC, AES-128-CBC or
+/// AES-256-CBC, the schemes [`SecretKey::from_pkcs8_encrypted_der`] reads. For tools that
+/// recognise the `PrivateKeyInfo` afterwards (smtool reads SM9 keys with it too). A wrong
+/// password gives [`Error::Decryption`] (also when the padding happens to check out but the
+/// plaintext is no `PrivateKeyInfo`); unknown parameters or an iteration count above
+/// [`MAX_PBKDF2_ITERATIONS`] give [`Error::Encoding`] before any work.
+pub fn decrypt_pkcs8_der(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let plain = pbes2_decrypt(der, password)?;
+    PrivateKeyInfoRef::from_der(&plain).map_err(|_| Error::Decryption)?;
+    Ok(plain)
+}
+
+/// PBES2 encryption (RFC 8018 §6.2.1) of any `PrivateKeyInfo` DER with the parameters of
+/// `scheme` (65536 PBKDF2 iterations, random 16-byte salt and IV): the counterpart of
+/// [`decrypt_pkcs8_der`], for keys [`SecretKey::to_pkcs8_encrypted_der_as`] does not write
+/// (GmSSL's layout from [`SecretKey::to_pkcs8_der_gmssl`], other key types).
+pub fn encrypt_pkcs8_der(
+    rng: &mut impl CryptoRng,
+    pki_der: &[u8],
+    password: &[u8],
+    scheme: Pbes2,
+) -> Result<Vec<u8>, Error> {
+    let mut salt = [0u8; 16];
+    let mut iv = [0u8; 16];
+    rng.fill_bytes(&mut salt);
+    rng.fill_bytes(&mut iv);
+    pbes2_encrypt(pki_der, scheme, password, &salt, &iv, PBKDF2_ITERATIONS)
+}
+
+/// PBES2 encryption of `plain` (a `PrivateKeyInfo`).
+fn pbes2_encrypt(
+    plain: &[u8],
+    scheme: Pbes2,
+    password: &[u8],
+    salt: &[u8],
+    iv: &[u8; 16],
+    iterations: u32,
+) -> Result<Vec<u8>, Error> {
+    if iterations == 0 || iterations > MAX_PBKDF2_ITERATIONS {
+        return Err(Error::Encoding);
+    }
+    let (prf, cipher) = scheme.parts();
+    let key = pbkdf2(prf, password, salt, iterations, cipher.key_len());
+    let ct = cipher.encrypt(&key, iv, plain);
+    let e = |_| Error::Encoding;
+    let info = EncryptedPki {
+        alg: Pbes2Alg {
+            oid: PBES2_OID,
+            params: Pbes2Params {
+                kdf: KdfAlg {
+                    oid: PBKDF2_OID,
+                    params: Pbkdf2Params {
+                        salt: OctetStringRef::new(salt).map_err(e)?,
+                        iteration_count: iterations,
+                        key_length: Some(cipher.key_len() as u16),
+                        prf: Some(PrfAlg {
+                            oid: match prf {
+                                Prf::HmacSm3 => HMAC_SM3_OID,
+                                Prf::HmacSha256 => HMAC_SHA256_OID,
+                            },
+                            null: match prf {
+                                Prf::HmacSm3 => None,
+                                // OpenSSL writes the NULL parameter of hmacWithSHA256.
+                                Prf::HmacSha256 => Some(Null),
+                            },
+                        }),
+                    },
+                },
+                enc: EncScheme {
+                    oid: cipher.oid(),
+                    iv: OctetStringRef::new(iv).map_err(e)?,
+                },
+            },
+        },
+        data: OctetStringRef::new(&ct).map_err(e)?,
+    };
+    info.to_der().map_err(e)
+}
+
+/// PBES2 decryption of an `EncryptedPrivateKeyInfo` (the plaintext is not examined).
+fn pbes2_decrypt(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let info = EncryptedPki::from_der(der).map_err(|_| Error::Encoding)?;
+    let kdf = &info.alg.params.kdf;
+    let enc = &info.alg.params.enc;
+    let prf = match &kdf.params.prf {
+        Some(p) if p.oid == HMAC_SM3_OID => Prf::HmacSm3,
+        Some(p) if p.oid == HMAC_SHA256_OID => Prf::HmacSha256,
+        _ => return Err(Error::Encoding),
+    };
+    let cipher = Cbc::from_oid(enc.oid).ok_or(Error::Encoding)?;
+    if info.alg.oid != PBES2_OID
+        || kdf.oid != PBKDF2_OID
+        || kdf
+            .params
+            .key_length
+            .is_some_and(|n| usize::from(n) != cipher.key_len())
+        || kdf.params.iteration_count == 0
+        || kdf.params.iteration_count > DECRYPT_MAX_ITERATIONS
+    {
+        return Err(Error::Encoding);
+    }
+    let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
+    let key = pbkdf2(
+        prf,
+        password,
+        kdf.params.salt.as_bytes(),
+        kdf.params.iteration_count,
+        cipher.key_len(),
+    );
+    Ok(Zeroizing::new(cipher.decrypt(
+        &key,
+        iv,
+        info.data.as_bytes(),
+    )?))
+}
+
+/// Whether `der` is an `EncryptedPrivateKeyInfo` whose algorithm is PBES2 (its parameters are
+/// checked by [`decrypt_pkcs8_der`]).
+pub fn is_pbes2_encrypted(der: &[u8]) -> bool {
+    #[derive(Sequence)]
+    struct Outer<'a> {
+        alg: AlgorithmIdentifierRef<'a>,
+        data: &'a OctetStringRef,
+    }
+    Outer::from_der(der).is_ok_and(|o| o.alg.oid == PBES2_OID)
 }
 
 /// PBKDF2 (RFC 8018 §5.2) with `prf`: a `len`-byte key (16 or 32).
@@ -432,7 +495,7 @@ struct PrfAlg {
 
 #[derive(Sequence)]
 struct Pbkdf2Params<'a> {
-    salt: OctetStringRef<'a>,
+    salt: &'a OctetStringRef,
     iteration_count: u32,
     key_length: Option<u16>,
     prf: Option<PrfAlg>,
@@ -447,7 +510,7 @@ struct KdfAlg<'a> {
 #[derive(Sequence)]
 struct EncScheme<'a> {
     oid: ObjectIdentifier,
-    iv: OctetStringRef<'a>,
+    iv: &'a OctetStringRef,
 }
 
 #[derive(Sequence)]
@@ -465,13 +528,13 @@ struct Pbes2Alg<'a> {
 #[derive(Sequence)]
 struct EncryptedPki<'a> {
     alg: Pbes2Alg<'a>,
-    data: OctetStringRef<'a>,
+    data: &'a OctetStringRef,
 }
 
-impl<B: Backend> TryFrom<PrivateKeyInfo<'_>> for SecretKey<B> {
+impl<B: Backend> TryFrom<PrivateKeyInfoRef<'_>> for SecretKey<B> {
     type Error = pkcs8::Error;
-    fn try_from(pki: PrivateKeyInfo<'_>) -> Result<Self, pkcs8::Error> {
-        Self::try_from_pki(&pki).map_err(|_| pkcs8::Error::KeyMalformed)
+    fn try_from(pki: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
+        Self::try_from_pki(&pki).map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))
     }
 }
 
@@ -479,7 +542,7 @@ impl<B: Backend> EncodePrivateKey for SecretKey<B> {
     /// PKCS#8 in OpenSSL's layout (inner ECPrivateKey with the public key, without parameters).
     fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
         self.pkcs8_der(false)
-            .map_err(|_| pkcs8::Error::KeyMalformed)
+            .map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))
     }
 }
 

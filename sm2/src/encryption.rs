@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use der::asn1::{OctetStringRef, UintRef};
 use der::{Decode, Encode};
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use sm3::{Digest, Sm3};
 use sm_curve::{Affine, CurveParams, Jacobian};
 use sm_field::{Backend, Fp, U64};
@@ -52,8 +52,8 @@ pub struct Ciphertext {
 struct CipherDer<'a> {
     x: UintRef<'a>,
     y: UintRef<'a>,
-    hash: OctetStringRef<'a>,
-    cipher: OctetStringRef<'a>,
+    hash: &'a OctetStringRef,
+    cipher: &'a OctetStringRef,
 }
 
 impl Ciphertext {
@@ -215,8 +215,7 @@ fn der_header(c1: &[u8; 65], c3: &[u8; 32], c2_len: usize) -> Result<Vec<u8>, Er
     let x = UintRef::new(&c1[1..33]).map_err(e)?;
     let y = UintRef::new(&c1[33..65]).map_err(e)?;
     let hash = OctetStringRef::new(c3).map_err(e)?;
-    let c2_header =
-        Header::new(Tag::OctetString, Length::try_from(c2_len).map_err(e)?).map_err(e)?;
+    let c2_header = Header::new(Tag::OctetString, Length::try_from(c2_len).map_err(e)?);
     let mut fields = Vec::with_capacity(128);
     x.encode_to_vec(&mut fields).map_err(e)?;
     y.encode_to_vec(&mut fields).map_err(e)?;
@@ -225,7 +224,6 @@ fn der_header(c1: &[u8; 65], c3: &[u8; 32], c2_len: usize) -> Result<Vec<u8>, Er
     let body = Length::try_from(fields.len() + c2_len).map_err(e)?;
     let mut out = Vec::with_capacity(fields.len() + 8);
     Header::new(Tag::Sequence, body)
-        .map_err(e)?
         .encode_to_vec(&mut out)
         .map_err(e)?;
     out.extend_from_slice(&fields);
@@ -294,7 +292,7 @@ impl<B: Backend> PublicKey<B> {
     /// Encrypts `msg` (at least one byte) to this key; C1 uncompressed, parts ordered by `mode`.
     pub fn encrypt(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         msg: &[u8],
         mode: Mode,
     ) -> Result<Vec<u8>, Error> {
@@ -305,7 +303,7 @@ impl<B: Backend> PublicKey<B> {
     }
 
     /// Encrypts `msg` and returns the GM/T 0009 DER encoding (OpenSSL's and GmSSL's format).
-    pub fn encrypt_der(&self, rng: &mut impl CryptoRngCore, msg: &[u8]) -> Result<Vec<u8>, Error> {
+    pub fn encrypt_der(&self, rng: &mut impl CryptoRng, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let mut buf = Vec::with_capacity(msg.len() + DER_OVERHEAD);
         buf.extend_from_slice(msg);
         self.encrypt_der_in_place(rng, &mut buf)?;
@@ -318,7 +316,7 @@ impl<B: Backend> PublicKey<B> {
     /// reallocation). On error `buf` is unchanged.
     pub fn encrypt_in_place(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         buf: &mut Vec<u8>,
         mode: Mode,
     ) -> Result<(), Error> {
@@ -340,7 +338,7 @@ impl<B: Backend> PublicKey<B> {
     /// unchanged.
     pub fn encrypt_der_in_place(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         buf: &mut Vec<u8>,
     ) -> Result<(), Error> {
         check_der_len(buf.len())?;
@@ -353,7 +351,7 @@ impl<B: Backend> PublicKey<B> {
     /// Encrypts `msg` into a [`Ciphertext`].
     pub fn encrypt_to_ciphertext(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         msg: &[u8],
     ) -> Result<Ciphertext, Error> {
         let mut c2 = msg.to_vec();
@@ -369,7 +367,7 @@ impl<B: Backend> PublicKey<B> {
     /// zero; returns C1 (uncompressed) and C3.
     fn encrypt_slice(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         data: &mut [u8],
     ) -> Result<([u8; 65], [u8; 32]), Error> {
         if data.is_empty() {

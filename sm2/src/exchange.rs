@@ -17,7 +17,7 @@
 
 use alloc::vec::Vec;
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use sm3::{Digest, Sm3};
 use sm_curve::CurveParams;
 use sm_field::{Backend, DefaultBackend, Fp};
@@ -135,7 +135,7 @@ struct Secrets {
     s_a: [u8; 32],
 }
 
-fn ephemeral<B: Backend>(rng: &mut impl CryptoRngCore) -> Scalar<B> {
+fn ephemeral<B: Backend>(rng: &mut impl CryptoRng) -> Scalar<B> {
     loop {
         let r = Scalar::<B>::random(rng);
         if !bool::from(r.is_zero()) {
@@ -184,7 +184,7 @@ impl<B: Backend> Initiator<B> {
     }
 
     /// A1–A3: picks `r_A` and returns `R_A` to send.
-    pub fn start(self, rng: &mut impl CryptoRngCore) -> (InitiatorWaiting<B>, PublicKey<B>) {
+    pub fn start(self, rng: &mut impl CryptoRng) -> (InitiatorWaiting<B>, PublicKey<B>) {
         let r = ephemeral::<B>(rng);
         self.start_inner(r)
     }
@@ -277,7 +277,7 @@ impl<B: Backend> Responder<B> {
     /// [`ResponderWaiting::confirm`] once A's `S_A` checks out.
     pub fn respond(
         self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         ra: &PublicKey<B>,
         klen: usize,
     ) -> Result<ResponderReply<B>, Error> {
@@ -298,7 +298,7 @@ impl<B: Backend> Responder<B> {
     /// B1–B7 without key confirmation: returns the key and `R_B`.
     pub fn respond_unconfirmed(
         self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
         ra: &PublicKey<B>,
         klen: usize,
     ) -> Result<(SharedKey, PublicKey<B>), Error> {

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use sm_curve::{Affine, CurveParams};
 use sm_field::{Backend, DefaultBackend, Fp, Sm2N};
 use subtle::{ConstantTimeEq, CtOption};
@@ -20,7 +20,7 @@ pub struct SecretKey<B: Backend = DefaultBackend> {
 
 impl<B: Backend> SecretKey<B> {
     /// A uniformly random key (rejection sampling of 32-byte strings).
-    pub fn random(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn random(rng: &mut impl CryptoRng) -> Self {
         loop {
             let mut b = Zeroizing::new([0u8; 32]);
             rng.fill_bytes(&mut *b);

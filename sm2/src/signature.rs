@@ -7,15 +7,21 @@
 //! Verification (§7.1): B1–B2 r, s ∈ [1, n−1]; B3–B4 e = H(Z_A ‖ M′); B5 t = (r + s) mod n ≠ 0;
 //! B6 (x1, y1) = s·G + t·P_A; B7 accept iff (e + x1) mod n = r.
 
-use alloc::sync::Arc;
+/// How verifying keys share their precomputed table: reference counted where the target has
+/// pointer-sized atomics; elsewhere (e.g. `thumbv6m-none-eabi`, which has no `alloc::sync`) a
+/// box, so that cloning such a key copies its table.
+#[cfg(target_has_atomic = "ptr")]
+type Shared<T> = alloc::sync::Arc<T>;
+#[cfg(not(target_has_atomic = "ptr"))]
+type Shared<T> = alloc::boxed::Box<T>;
 use alloc::vec::Vec;
 use core::fmt;
 
-use rand_core::CryptoRngCore;
+use rand_core::{CryptoRng, TryCryptoRng};
 use sm3::hmac::Mac;
 use sm3::HmacSm3;
 use sm_curve::{CombTable, CurveParams, PrecomputedTable};
-use sm_field::{Backend, DefaultBackend, Fp, Modulus, Sm2N, Sm2P, U64};
+use sm_field::{Backend, DefaultBackend, Fp, Modulus, RecordingRng, Sm2N, Sm2P, U64};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -210,9 +216,9 @@ impl signature::SignatureEncoding for Signature {
 /// Where the per-signature nonce comes from.
 enum Nonce<'a> {
     /// Uniformly random from the RNG.
-    Random(&'a mut dyn CryptoRngCore),
+    Random(&'a mut dyn CryptoRng),
     /// HMAC-SM3 DRBG over (d, e) plus 32 fresh bytes from the RNG (hedged).
-    Hedged(&'a mut dyn CryptoRngCore),
+    Hedged(&'a mut dyn CryptoRng),
     /// HMAC-SM3 DRBG over (d, e) only (deterministic).
     Deterministic,
 }
@@ -249,7 +255,7 @@ impl<B: Backend> SigningKey<B> {
     }
 
     /// A fresh random key with the default ID.
-    pub fn random(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn random(rng: &mut impl CryptoRng) -> Self {
         Self::new(&SecretKey::random(rng))
     }
 
@@ -268,8 +274,10 @@ impl<B: Backend> SigningKey<B> {
         &self.verifying_key.za
     }
 
-    /// Signs `msg` with a uniformly random nonce.
-    pub fn sign(&self, rng: &mut impl CryptoRngCore, msg: &[u8]) -> Signature {
+    /// Signs `msg` with a uniformly random nonce (GB/T 32918.2 §6.1 A3), as
+    /// [`signature::RandomizedSigner::sign_with_rng`] does. (Named apart from
+    /// [`signature::Signer::sign`], which takes no RNG and is deterministic.)
+    pub fn sign_with_rng(&self, rng: &mut impl CryptoRng, msg: &[u8]) -> Signature {
         let e = message_digest(&self.verifying_key.za, msg);
         self.sign_prehash_inner(&e, Nonce::Random(rng))
     }
@@ -278,7 +286,7 @@ impl<B: Backend> SigningKey<B> {
     /// `d` and `e`, with 32 fresh random bytes as additional input. Safe even with a weak RNG
     /// (never repeats a nonce for different messages) and resists fault attacks better than a
     /// purely deterministic nonce.
-    pub fn sign_hedged(&self, rng: &mut impl CryptoRngCore, msg: &[u8]) -> Signature {
+    pub fn sign_hedged(&self, rng: &mut impl CryptoRng, msg: &[u8]) -> Signature {
         let e = message_digest(&self.verifying_key.za, msg);
         self.sign_prehash_inner(&e, Nonce::Hedged(rng))
     }
@@ -290,7 +298,7 @@ impl<B: Backend> SigningKey<B> {
     }
 
     /// Signs a caller-computed `e = SM3(Z_A ‖ M)` with a random nonce.
-    pub fn sign_prehash_with_rng(&self, rng: &mut impl CryptoRngCore, e: &[u8; 32]) -> Signature {
+    pub fn sign_prehash_with_rng(&self, rng: &mut impl CryptoRng, e: &[u8; 32]) -> Signature {
         self.sign_prehash_inner(e, Nonce::Random(rng))
     }
 
@@ -362,7 +370,7 @@ fn drbg_nonce<B: Backend>(d: &Scalar<B>, e: &[u8; 32], extra: &[u8]) -> Scalar<B
     let mut k = Zeroizing::new([0u8; 32]);
     let mut v = Zeroizing::new([1u8; 32]);
     let hmac = |key: &[u8; 32], parts: &[&[u8]]| -> [u8; 32] {
-        let mut m = <HmacSm3 as Mac>::new_from_slice(key).expect("any key length");
+        let mut m = <HmacSm3 as sm3::hmac::KeyInit>::new_from_slice(key).expect("any key length");
         for p in parts {
             m.update(p);
         }
@@ -391,7 +399,7 @@ fn drbg_nonce<B: Backend>(d: &Scalar<B>, e: &[u8; 32], extra: &[u8]) -> Scalar<B
 pub struct VerifyingKey<B: Backend = DefaultBackend> {
     public: PublicKey<B>,
     za: [u8; 32],
-    table: Option<Arc<PrecomputedTable<Curve<B>>>>,
+    table: Option<Shared<PrecomputedTable<Curve<B>>>>,
 }
 
 impl<B: Backend> VerifyingKey<B> {
@@ -411,7 +419,7 @@ impl<B: Backend> VerifyingKey<B> {
 
     /// Builds the precomputed table of the public point (opt-in, for keys that verify often).
     pub fn with_precomputed_table(mut self) -> Self {
-        self.table = Some(Arc::new(PrecomputedTable::new(self.public.as_affine())));
+        self.table = Some(Shared::new(PrecomputedTable::new(self.public.as_affine())));
         self
     }
 
@@ -519,21 +527,38 @@ impl<B: Backend> Drop for SigningKey<B> {
 }
 impl<B: Backend> zeroize::ZeroizeOnDrop for SigningKey<B> {}
 
+/// [`signature::Signer::sign`] is deterministic: the nonce is [`SigningKey::sign_deterministic`]'s
+/// (RFC 6979 §3.2 construction with HMAC-SM3 over `d` and `e`), so signing the same message twice
+/// gives the same signature. [`signature::RandomizedSigner::sign_with_rng`] draws a uniformly
+/// random nonce, as [`SigningKey::sign_with_rng`] does.
 impl<B: Backend> signature::Signer<Signature> for SigningKey<B> {
-    /// Deterministic nonce (RFC 6979 style with HMAC-SM3).
     fn try_sign(&self, msg: &[u8]) -> Result<Signature, signature::Error> {
         Ok(self.sign_deterministic(msg))
     }
 }
 
+/// Runs `f` on `rng` adapted to an infallible RNG; an RNG failure discards the result.
+fn with_try_rng<R: TryCryptoRng + ?Sized, T>(
+    rng: &mut R,
+    f: impl FnOnce(&mut RecordingRng<'_, R>) -> T,
+) -> Result<T, signature::Error> {
+    let mut rng = RecordingRng::new(rng);
+    let out = f(&mut rng);
+    if rng.failed() {
+        return Err(signature::Error::new());
+    }
+    Ok(out)
+}
+
 impl<B: Backend> signature::RandomizedSigner<Signature> for SigningKey<B> {
-    /// Hedged nonce (deterministic DRBG plus fresh randomness).
-    fn try_sign_with_rng(
+    /// Uniformly random nonce (same as [`SigningKey::sign_with_rng`]); an RNG failure is an
+    /// error, never a signature.
+    fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut R,
         msg: &[u8],
     ) -> Result<Signature, signature::Error> {
-        Ok(self.sign_hedged(rng, msg))
+        with_try_rng(rng, |rng| SigningKey::sign_with_rng(self, rng, msg))
     }
 }
 
@@ -546,13 +571,15 @@ impl<B: Backend> signature::hazmat::PrehashSigner<Signature> for SigningKey<B> {
 }
 
 impl<B: Backend> signature::hazmat::RandomizedPrehashSigner<Signature> for SigningKey<B> {
-    fn sign_prehash_with_rng(
+    /// `prehash` is `e = SM3(Z_A ‖ M)` (exactly 32 bytes); uniformly random nonce, as
+    /// [`SigningKey::sign_prehash_with_rng`].
+    fn sign_prehash_with_rng<R: TryCryptoRng + ?Sized>(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut R,
         prehash: &[u8],
     ) -> Result<Signature, signature::Error> {
         let e: &[u8; 32] = prehash.try_into().map_err(|_| signature::Error::new())?;
-        Ok(self.sign_prehash_inner(e, Nonce::Hedged(rng)))
+        with_try_rng(rng, |rng| SigningKey::sign_prehash_with_rng(self, rng, e))
     }
 }
 

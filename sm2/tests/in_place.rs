@@ -3,9 +3,9 @@
 //! to the `Ciphertext` encodings, the GB/T 32918.5 known answers decrypt in place, and every
 //! tampered or malformed ciphertext is the opaque error with the buffer emptied.
 
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use sm2::{Ciphertext, Error, Mode, SecretKey};
+use shangmi_sm2::{Ciphertext, Error, Mode, SecretKey};
 use sm_testvectors::hex_at;
 
 const MODES: [Mode; 2] = [Mode::C1C3C2, Mode::C1C2C3];
@@ -38,7 +38,7 @@ fn in_place_matches_the_allocating_functions_for_random_lengths() {
             let cc = Ciphertext::from_bytes(&ct, mode).unwrap();
             assert_eq!(sk.decrypt_ciphertext(&cc).unwrap().as_slice(), &msg[..]);
         }
-        let mut buf = Vec::with_capacity(len + sm2::DER_OVERHEAD);
+        let mut buf = Vec::with_capacity(len + shangmi_sm2::DER_OVERHEAD);
         buf.extend_from_slice(&msg);
         let cap = buf.capacity();
         pk.encrypt_der_in_place(&mut rng(), &mut buf).unwrap();

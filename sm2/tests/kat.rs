@@ -3,11 +3,11 @@
 //! and OpenSSL-generated values, byte for byte.
 
 use serde_json::Value;
-use sm2::exchange::{Initiator, Responder};
-use sm2::generic::{PublicKey, SecretKey, SigningKey, VerifyingKey};
-use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
-use sm2::spki::{DecodePublicKey, EncodePublicKey};
-use sm2::{compute_za, message_digest, Ciphertext, Mode, Signature};
+use shangmi_sm2::exchange::{Initiator, Responder};
+use shangmi_sm2::generic::{PublicKey, SecretKey, SigningKey, VerifyingKey};
+use shangmi_sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
+use shangmi_sm2::spki::{DecodePublicKey, EncodePublicKey};
+use shangmi_sm2::{compute_za, message_digest, Ciphertext, Mode, Signature};
 use sm_testvectors::{hex, hex_at};
 
 fn arr32(v: &[u8]) -> [u8; 32] {
@@ -180,7 +180,8 @@ macro_rules! suite {
                     );
                     let pem = str_at(c, "/public_key_pem");
                     assert_eq!(
-                        pk.to_public_key_pem(sm2::pkcs8::LineEnding::LF).unwrap(),
+                        pk.to_public_key_pem(shangmi_sm2::pkcs8::LineEnding::LF)
+                            .unwrap(),
                         pem
                     );
                     assert_eq!(Pk::from_public_key_pem(pem).unwrap(), pk);
@@ -231,7 +232,10 @@ suite!(default_backend, sm_field::DefaultBackend);
 suite!(u32_backend, sm_field::U32);
 #[cfg(feature = "all-backends")]
 suite!(u64_backend, sm_field::U64);
-#[cfg(all(feature = "all-backends", target_arch = "x86_64"))]
+#[cfg(all(
+    feature = "all-backends",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 suite!(asm_backend, sm_field::Asm);
 
 #[test]
@@ -241,12 +245,12 @@ fn gmssl_encrypted_pkcs8() {
         let e = &c["private_key_encrypted"];
         let pem = str_at(e, "/encrypted_pem");
         let pw = str_at(e, "/pem_password").as_bytes();
-        let sk: sm2::SecretKey = SecretKey::from_pkcs8_encrypted_pem(pem, pw).unwrap();
+        let sk: shangmi_sm2::SecretKey = SecretKey::from_pkcs8_encrypted_pem(pem, pw).unwrap();
         assert_eq!(sk.to_bytes().to_vec(), hex(str_at(c, "/private_key_hex")));
         assert_eq!(
             SecretKey::<sm_field::DefaultBackend>::from_pkcs8_encrypted_pem(pem, b"wrong")
                 .unwrap_err(),
-            sm2::Error::Decryption
+            shangmi_sm2::Error::Decryption
         );
         // Byte-for-byte re-encryption with the recorded salt and IV.
         let salt = hex_at(e, "/pem_pbkdf2_salt_hex");
@@ -254,9 +258,9 @@ fn gmssl_encrypted_pkcs8() {
         let der = sk
             .to_pkcs8_encrypted_der_with_params(pw, &salt, &iv, 65536)
             .unwrap();
-        let ours = sm2::pkcs8::der::pem::encode_string(
+        let ours = shangmi_sm2::pkcs8::der::pem::encode_string(
             "ENCRYPTED PRIVATE KEY",
-            sm2::pkcs8::LineEnding::LF,
+            shangmi_sm2::pkcs8::LineEnding::LF,
             &der,
         )
         .unwrap();
@@ -268,14 +272,14 @@ fn gmssl_encrypted_pkcs8() {
 fn openssl_generated_values() {
     let v = sm_testvectors::sm2_sm3();
     let g = &v["openssl_generated_rustcrypto"];
-    let pk: sm2::PublicKey =
+    let pk: shangmi_sm2::PublicKey =
         PublicKey::from_sec1_bytes(&hex_at(g, "/sign/public_key_sec1")).unwrap();
     let vk = VerifyingKey::with_id(&pk, str_at(g, "/sign/id_ascii").as_bytes()).unwrap();
     let sig = Signature::from_scalars(&arr32(&hex_at(g, "/sign/r")), &arr32(&hex_at(g, "/sign/s")))
         .unwrap();
     vk.verify(str_at(g, "/sign/msg_ascii").as_bytes(), &sig)
         .unwrap();
-    let sk: sm2::SecretKey =
+    let sk: shangmi_sm2::SecretKey =
         SecretKey::from_bytes(&arr32(&hex_at(g, "/decrypt/private_key"))).unwrap();
     let pt = str_at(g, "/decrypt/plaintext_ascii").as_bytes();
     assert_eq!(
@@ -289,5 +293,24 @@ fn openssl_generated_values() {
             .unwrap()
             .as_slice(),
         pt
+    );
+}
+
+/// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
+#[test]
+fn backend_suites_compiled() {
+    sm_testvectors::expect_backends(
+        "sm2 kat",
+        &[
+            #[cfg(feature = "all-backends")]
+            "u64",
+            #[cfg(feature = "all-backends")]
+            "u32",
+            #[cfg(all(
+                feature = "all-backends",
+                any(target_arch = "x86_64", target_arch = "aarch64")
+            ))]
+            "asm",
+        ],
     );
 }

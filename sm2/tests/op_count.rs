@@ -5,9 +5,9 @@
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm2::exchange::{Initiator, Responder};
-use sm2::generic::{SecretKey, SigningKey, VerifyingKey};
-use sm2::Mode;
+use shangmi_sm2::exchange::{Initiator, Responder};
+use shangmi_sm2::generic::{SecretKey, SigningKey, VerifyingKey};
+use shangmi_sm2::Mode;
 use sm_field::{counting, Counting, U64};
 
 type B = Counting<U64>;

@@ -7,9 +7,9 @@ use std::process::Command;
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
-use sm2::spki::{DecodePublicKey, EncodePublicKey};
-use sm2::{PublicKey, SecretKey, Signature, SigningKey, VerifyingKey};
+use shangmi_sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
+use shangmi_sm2::spki::{DecodePublicKey, EncodePublicKey};
+use shangmi_sm2::{PublicKey, SecretKey, Signature, SigningKey, VerifyingKey};
 
 /// Panics unless an `openssl` CLI with SM2 support is on the PATH.
 fn require_openssl() {
@@ -70,7 +70,7 @@ fn signatures_both_directions() {
         }
         // Ours → OpenSSL.
         let signer = SigningKey::with_id(&sk, id).unwrap();
-        let sig = signer.sign(&mut rng, msg.as_bytes());
+        let sig = signer.sign_with_rng(&mut rng, msg.as_bytes());
         std::fs::write(dir.join("sig"), sig.to_der()).unwrap();
         let mut args = vec![
             "pkeyutl", "-verify", "-rawin", "-digest", "sm3", "-pubin", "-inkey", "pub.pem", "-in",

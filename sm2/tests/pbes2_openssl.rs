@@ -8,9 +8,9 @@ use std::process::{Command, Stdio};
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm2::pkcs8::{EncodePrivateKey, LineEnding};
+use shangmi_sm2::pkcs8::{EncodePrivateKey, LineEnding};
 
-use sm2::{Error, Pbes2, SecretKey};
+use shangmi_sm2::{Error, Pbes2, SecretKey};
 
 fn openssl(args: &[&str], input: &[u8]) -> Vec<u8> {
     let mut child = Command::new("openssl")
@@ -90,4 +90,58 @@ fn we_read_what_openssl_writes() {
             "{cipher}"
         );
     }
+}
+
+/// The key-agnostic PBES2 decryption (what smtool reads every encrypted key with): the
+/// `PrivateKeyInfo` of both schemes, the opaque error for a wrong password, and the iteration
+/// bound checked before any work.
+#[test]
+fn decrypt_pkcs8_der_returns_the_private_key_info() {
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let sk = SecretKey::random(&mut rng);
+    let pki = sk.to_pkcs8_der().unwrap();
+    for scheme in [Pbes2::GmSsl, Pbes2::OpenSsl] {
+        let enc = sk
+            .to_pkcs8_encrypted_der_as(&mut rng, b"pw", scheme)
+            .unwrap();
+        assert!(shangmi_sm2::is_pbes2_encrypted(&enc));
+        assert!(!shangmi_sm2::is_pbes2_encrypted(pki.as_bytes()));
+        assert_eq!(
+            shangmi_sm2::decrypt_pkcs8_der(&enc, b"pw")
+                .unwrap()
+                .as_slice(),
+            pki.as_bytes()
+        );
+        assert_eq!(
+            shangmi_sm2::decrypt_pkcs8_der(&enc, b"not it").unwrap_err(),
+            Error::Decryption
+        );
+    }
+    // Any PrivateKeyInfo (here GmSSL's layout) round-trips through encrypt_pkcs8_der.
+    let gm = sk.to_pkcs8_der_gmssl().unwrap();
+    for scheme in [Pbes2::GmSsl, Pbes2::OpenSsl] {
+        let enc = shangmi_sm2::encrypt_pkcs8_der(&mut rng, gm.as_bytes(), b"pw", scheme).unwrap();
+        assert_eq!(
+            shangmi_sm2::decrypt_pkcs8_der(&enc, b"pw")
+                .unwrap()
+                .as_slice(),
+            gm.as_bytes()
+        );
+        assert_eq!(
+            SecretKey::from_pkcs8_encrypted_der(&enc, b"pw")
+                .unwrap()
+                .to_bytes(),
+            sk.to_bytes()
+        );
+    }
+    let over = sk
+        .to_pkcs8_encrypted_der_with_params(b"pw", &[1; 16], &[2; 16], 65536)
+        .unwrap();
+    let mut over = over.to_vec();
+    let pos = over.windows(5).position(|w| w == [2, 3, 1, 0, 0]).unwrap();
+    over[pos + 2] = 0x20; // 2^21 iterations
+    assert_eq!(
+        shangmi_sm2::decrypt_pkcs8_der(&over, b"pw").unwrap_err(),
+        Error::Encoding
+    );
 }

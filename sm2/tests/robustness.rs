@@ -3,12 +3,14 @@
 use proptest::prelude::*;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm2::exchange::{Initiator, Responder};
-use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
-use sm2::signature_traits::{
+use shangmi_sm2::exchange::{Initiator, Responder};
+use shangmi_sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
+use shangmi_sm2::signature_traits::{
     hazmat::PrehashSigner, hazmat::PrehashVerifier, Keypair, RandomizedSigner, Signer, Verifier,
 };
-use sm2::{Ciphertext, Error, Mode, PublicKey, SecretKey, Signature, SigningKey, VerifyingKey};
+use shangmi_sm2::{
+    Ciphertext, Error, Mode, PublicKey, SecretKey, Signature, SigningKey, VerifyingKey,
+};
 use sm_field::{Fp, Sm2N};
 
 const N: &str = "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123";
@@ -87,7 +89,7 @@ fn public_key_validation() {
         PublicKey::from_sec1_bytes(&long).unwrap_err(),
         Error::InvalidPublicKey
     );
-    assert!(PublicKey::from_affine(sm2::AffinePoint::IDENTITY).is_err());
+    assert!(PublicKey::from_affine(shangmi_sm2::AffinePoint::IDENTITY).is_err());
 }
 
 #[test]
@@ -192,9 +194,9 @@ fn signature_encodings() {
 #[test]
 fn za_id_limits() {
     let pk = *key(3).public_key();
-    assert!(sm2::compute_za(&vec![b'a'; 8191], &pk).is_ok());
+    assert!(shangmi_sm2::compute_za(&vec![b'a'; 8191], &pk).is_ok());
     assert_eq!(
-        sm2::compute_za(&vec![b'a'; 8192], &pk).unwrap_err(),
+        shangmi_sm2::compute_za(&vec![b'a'; 8192], &pk).unwrap_err(),
         Error::IdTooLong
     );
     assert_eq!(
@@ -202,8 +204,8 @@ fn za_id_limits() {
         Error::IdTooLong
     );
     // Empty and binary IDs work and give different Z.
-    let z0 = sm2::compute_za(b"", &pk).unwrap();
-    let z1 = sm2::compute_za(&[0, 255, 7], &pk).unwrap();
+    let z0 = shangmi_sm2::compute_za(b"", &pk).unwrap();
+    let z1 = shangmi_sm2::compute_za(&[0, 255, 7], &pk).unwrap();
     assert_ne!(z0, z1);
 }
 
@@ -219,11 +221,11 @@ fn signature_traits_and_nonces() {
     let d = sk.sign_hedged(&mut rng, b"msg");
     assert_ne!(c, d);
     assert_ne!(a, c);
-    for s in [a, c, d, sk.sign(&mut rng, b"msg")] {
+    for s in [a, c, d, sk.sign_with_rng(&mut rng, b"msg")] {
         Verifier::verify(&vk, b"msg", &s).unwrap();
         assert!(Verifier::verify(&vk, b"msG", &s).is_err());
     }
-    let e = sm2::message_digest(sk.za(), b"msg");
+    let e = shangmi_sm2::message_digest(sk.za(), b"msg");
     let p = PrehashSigner::sign_prehash(&sk, &e).unwrap();
     assert_eq!(p, a);
     PrehashVerifier::verify_prehash(&vk, &e, &p).unwrap();
@@ -393,7 +395,7 @@ fn key_encoding_rejections() {
     );
     assert!(SecretKey::from_pkcs8_encrypted_der(&enc, b"px").is_err());
     let pem = sk
-        .to_pkcs8_encrypted_pem(&mut rng, b"pw", sm2::pkcs8::LineEnding::LF)
+        .to_pkcs8_encrypted_pem(&mut rng, b"pw", shangmi_sm2::pkcs8::LineEnding::LF)
         .unwrap();
     assert_eq!(
         SecretKey::from_pkcs8_encrypted_pem(&pem, b"pw")
@@ -402,7 +404,7 @@ fn key_encoding_rejections() {
         sk.to_bytes()
     );
     // SEC1 round trip.
-    let s1 = sk.to_sec1_pem(sm2::pkcs8::LineEnding::LF).unwrap();
+    let s1 = sk.to_sec1_pem(shangmi_sm2::pkcs8::LineEnding::LF).unwrap();
     assert_eq!(
         SecretKey::from_sec1_pem(&s1).unwrap().to_bytes(),
         sk.to_bytes()
@@ -416,7 +418,7 @@ fn key_encoding_rejections() {
 #[test]
 fn pbkdf2_iteration_bound() {
     let sk = key(13);
-    let max = sm2::MAX_PBKDF2_ITERATIONS;
+    let max = shangmi_sm2::MAX_PBKDF2_ITERATIONS;
     assert_eq!(max, 1 << 20);
     for bad in [0, max + 1, u32::MAX] {
         assert_eq!(

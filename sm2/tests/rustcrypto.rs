@@ -2,12 +2,12 @@
 //! round trips in total — signatures both ways (random IDs) and ciphertexts both ways
 //! (C1C3C2, C1C2C3 and DER).
 
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rc::dsa::signature::{Signer, Verifier};
 use rc::elliptic_curve::common::getrandom::SysRng;
 use rustcrypto_sm2 as rc;
-use sm2::{Mode, SecretKey, Signature, SigningKey, VerifyingKey};
+use shangmi_sm2::{Mode, SecretKey, Signature, SigningKey, VerifyingKey};
 
 const ROUNDS: usize = 250;
 
@@ -38,7 +38,7 @@ fn signatures_both_ways() {
         // Ours → theirs.
         let sig = SigningKey::with_id(&sk, id.as_bytes())
             .unwrap()
-            .sign(&mut rng, &msg);
+            .sign_with_rng(&mut rng, &msg);
         let their_vk =
             rc::dsa::VerifyingKey::from_sec1_bytes(&id, &sk.public_key().to_uncompressed())
                 .unwrap();

@@ -8,10 +8,12 @@
 use proptest::prelude::*;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm2::exchange::{Initiator, Responder};
-use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
-use sm2::spki::{DecodePublicKey, EncodePublicKey};
-use sm2::{Ciphertext, Error, Mode, PublicKey, SecretKey, Signature, SigningKey, VerifyingKey};
+use shangmi_sm2::exchange::{Initiator, Responder};
+use shangmi_sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey};
+use shangmi_sm2::spki::{DecodePublicKey, EncodePublicKey};
+use shangmi_sm2::{
+    Ciphertext, Error, Mode, PublicKey, SecretKey, Signature, SigningKey, VerifyingKey,
+};
 
 const N: &str = "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123";
 const N_PLUS_1: &str = "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54124";
@@ -64,9 +66,9 @@ fn extensions(bytes: &[u8]) -> Vec<Vec<u8>> {
 
 /// A point of the SM2 curve with x = 0, y = √b (b is a square mod p), as `(y bytes, odd)`.
 fn point_with_x_zero() -> [u8; 32] {
-    use sm2::sm_curve::CurveParams;
-    let b = <sm2::Curve as CurveParams>::B;
-    let y: Option<sm2::FieldElement> = b.sqrt().into();
+    use shangmi_sm2::sm_curve::CurveParams;
+    let b = <shangmi_sm2::Curve as CurveParams>::B;
+    let y: Option<shangmi_sm2::FieldElement> = b.sqrt().into();
     y.expect("b is a square mod p for SM2").to_bytes()
 }
 
@@ -142,7 +144,7 @@ fn every_bit_of_raw_and_der_signatures() {
         assert_eq!(vk.verify(&t, &sig), Err(Error::Verification));
     }
     // Every bit of the prehash e.
-    let e = sm2::message_digest(sk.za(), msg);
+    let e = shangmi_sm2::message_digest(sk.za(), msg);
     vk.verify_prehash(&e, &sig).unwrap();
     for i in 0..256 {
         let t: [u8; 32] = flip(&e, i).try_into().unwrap();
@@ -205,7 +207,7 @@ fn signature_scalar_edges() {
         assert_eq!(vk.verify_prehash(&e, &sig), Err(Error::Verification));
     }
     // The caller's nonce k: 0 and ≥ n rejected, 1 and n − 1 sign valid signatures.
-    let e = sm2::message_digest(sk.za(), b"m");
+    let e = shangmi_sm2::message_digest(sk.za(), b"m");
     for k in bad {
         assert_eq!(
             sk.sign_prehash_with_nonce(&e, &k),
@@ -460,7 +462,7 @@ fn every_bit_of_sec1_public_keys() {
             Ok(p) => {
                 other_points += 1;
                 assert_ne!(p, pk, "compressed bit {i}");
-                let vk = VerifyingKey::with_id(&p, sm2::DEFAULT_ID).unwrap();
+                let vk = VerifyingKey::with_id(&p, shangmi_sm2::DEFAULT_ID).unwrap();
                 assert_eq!(vk.verify(b"m", &sig), Err(Error::Verification));
             }
             Err(e) => assert_eq!(e, Error::InvalidPublicKey, "compressed bit {i}"),
@@ -508,7 +510,7 @@ fn public_key_point_edges() {
     assert_eq!(PublicKey::from_sec1_bytes(&c).unwrap(), p);
     // The identity as an affine point.
     assert_eq!(
-        PublicKey::from_affine(sm2::AffinePoint::IDENTITY),
+        PublicKey::from_affine(shangmi_sm2::AffinePoint::IDENTITY),
         Err(Error::InvalidPublicKey)
     );
     // SPKI carrying the identity, an off-curve point, x = p.
@@ -520,7 +522,7 @@ fn public_key_point_edges() {
         t[pos..].copy_from_slice(b);
         assert!(matches!(
             PublicKey::from_public_key_der(&t),
-            Err(sm2::spki::Error::KeyMalformed)
+            Err(shangmi_sm2::spki::Error::KeyMalformed)
         ));
     }
 }
@@ -740,11 +742,15 @@ fn every_bit_of_exchange_messages() {
 fn identity_lengths() {
     let sk = key(13);
     let pk = *sk.public_key();
-    assert_eq!(sm2::MAX_ID_LEN, 8191);
+    assert_eq!(shangmi_sm2::MAX_ID_LEN, 8191);
     let id_max = vec![0xA5u8; 8191];
     for bad in [8192usize, 8193, 65_535, 65_536] {
         let id = vec![0u8; bad];
-        assert_eq!(sm2::compute_za(&id, &pk), Err(Error::IdTooLong), "{bad}");
+        assert_eq!(
+            shangmi_sm2::compute_za(&id, &pk),
+            Err(Error::IdTooLong),
+            "{bad}"
+        );
         assert_eq!(SigningKey::with_id(&sk, &id).err(), Some(Error::IdTooLong));
         assert_eq!(
             VerifyingKey::with_id(&pk, &id).err(),
@@ -772,7 +778,7 @@ fn identity_lengths() {
     let ids: [&[u8]; 3] = [b"", &id_max, &id_max[..8190]];
     let zs: Vec<[u8; 32]> = ids
         .iter()
-        .map(|id| sm2::compute_za(id, &pk).unwrap())
+        .map(|id| shangmi_sm2::compute_za(id, &pk).unwrap())
         .collect();
     assert_ne!(zs[0], zs[1]);
     assert_ne!(zs[1], zs[2]);
@@ -833,7 +839,7 @@ proptest! {
         let sk = SecretKey::random(&mut rng);
         let signer = SigningKey::with_id(&sk, &id).unwrap();
         let vk = VerifyingKey::with_id(sk.public_key(), &id).unwrap();
-        let sig = signer.sign(&mut rng, &msg);
+        let sig = signer.sign_with_rng(&mut rng, &msg);
         prop_assert!(vk.verify(&msg, &sig).is_ok());
         match Signature::from_bytes(&corrupt(&sig.to_bytes(), pos, xor)) {
             Ok(s) => prop_assert_eq!(vk.verify(&msg, &s), Err(Error::Verification)),

@@ -2,13 +2,12 @@
 
 use core::fmt;
 
-use digest::block_buffer::Eager;
-use digest::core_api::{
-    AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, CoreWrapper, FixedOutputCore,
-    OutputSizeUser, UpdateCore,
+use digest::block_api::{
+    AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
+    OutputSizeUser, Reset, UpdateCore,
 };
 use digest::typenum::{U32, U64};
-use digest::{HashMarker, Output, Reset};
+use digest::{HashMarker, Output};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::compress::compress;
@@ -108,7 +107,7 @@ impl UpdateCore for Sm3Core {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
         for block in blocks {
-            let block: &[u8; 64] = block.as_ref();
+            let block: &[u8; 64] = &block.0;
             self.compress_blocks(core::slice::from_ref(block));
         }
     }
@@ -154,15 +153,19 @@ impl digest::const_oid::AssociatedOid for Sm3Core {
         digest::const_oid::ObjectIdentifier::new_unwrap(crate::SM3_OID);
 }
 
-/// Streaming SM3 hasher (GB/T 32905-2016 §5): the RustCrypto [`CoreWrapper`] around
-/// [`Sm3Core`].
-///
-/// Use it through [`digest::Digest`] (re-exported as [`crate::Digest`]): `Sm3::new()`,
-/// `update`, `finalize`, `finalize_reset`, `reset`; `Clone` copies the intermediate state. Being
-/// a `CoreWrapper`, it works as `hmac::Hmac<Sm3>` and in code generic over `D: Digest`. The
-/// chaining value is zeroized on drop (the wrapper's block buffer is not: prefer
-/// [`crate::hmac_sm3`] / [`crate::Kdf`] for secret data, which zeroize everything).
-pub type Sm3 = CoreWrapper<Sm3Core>;
+digest::buffer_fixed!(
+    /// Streaming SM3 hasher (GB/T 32905-2016 §5): the RustCrypto `digest` 0.11 buffered wrapper
+    /// around [`Sm3Core`].
+    ///
+    /// Use it through [`digest::Digest`] (re-exported as [`crate::Digest`]): `Sm3::new()`,
+    /// `update`, `finalize`, `finalize_reset`, `reset`; `Clone` copies the intermediate state. It
+    /// works as `hmac::Hmac<Sm3>` and in code generic over `D: Digest`. The chaining value is
+    /// zeroized on drop (the wrapper's block buffer is not: prefer [`crate::hmac_sm3`] /
+    /// [`crate::Kdf`] for secret data, which zeroize everything).
+    pub struct Sm3(Sm3Core);
+    oid: "1.2.156.10197.1.401";
+    impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
+);
 
 /// Internal streaming state with a flat-slice fast path (whole runs of blocks go to one
 /// `compress` call) and full zeroization on drop.

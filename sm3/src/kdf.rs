@@ -29,7 +29,7 @@ const MAX_LANES: usize = 16;
 ///
 /// ```
 /// let mut key = [0u8; 16];
-/// sm3::kdf(b"shared secret Z", &mut key);
+/// shangmi_sm3::kdf(b"shared secret Z", &mut key);
 /// assert_ne!(key, [0u8; 16]);
 /// ```
 pub fn kdf(z: &[u8], out: &mut [u8]) {
@@ -43,7 +43,7 @@ pub fn kdf(z: &[u8], out: &mut [u8]) {
 /// on drop.
 ///
 /// ```
-/// use sm3::Kdf;
+/// use shangmi_sm3::Kdf;
 /// let (x2, y2) = ([1u8; 32], [2u8; 32]);
 /// let mut reader = Kdf::new(&[&x2, &y2]);
 /// let mut first = [0u8; 10];
@@ -55,7 +55,7 @@ pub fn kdf(z: &[u8], out: &mut [u8]) {
 /// z[..32].copy_from_slice(&x2);
 /// z[32..].copy_from_slice(&y2);
 /// let mut all = [0u8; 100];
-/// sm3::kdf(&z, &mut all);
+/// shangmi_sm3::kdf(&z, &mut all);
 /// assert_eq!(&all[..10], &first);
 /// assert_eq!(&all[10..], &rest);
 /// ```

@@ -7,9 +7,9 @@
 //!
 //! ```
 //! // GB/T 32905-2016 Appendix A, example 1.
-//! use sm3::{Digest, Sm3};
+//! use shangmi_sm3::{Digest, Sm3};
 //!
-//! let digest: [u8; 32] = sm3::hash(b"abc");
+//! let digest: [u8; 32] = shangmi_sm3::hash(b"abc");
 //! assert_eq!(digest[..4], [0x66, 0xc7, 0xf0, 0xf4]);
 //!
 //! let mut h = Sm3::new();
@@ -22,15 +22,15 @@
 //! assert_eq!(h.finalize()[..], digest);
 //! ```
 //!
-//! [`Sm3`] is the RustCrypto [`digest`] 0.10 `CoreWrapper` over [`Sm3Core`], so generic code
+//! [`Sm3`] is the RustCrypto [`digest`] 0.11 buffered wrapper over [`Sm3Core`], so generic code
 //! and `hmac::Hmac<Sm3>` work:
 //!
 //! ```
-//! use sm3::digest::Digest;
+//! use shangmi_sm3::digest::Digest;
 //! fn generic<D: Digest>(data: &[u8]) -> Vec<u8> {
 //!     D::digest(data).to_vec()
 //! }
-//! assert_eq!(generic::<sm3::Sm3>(b"abc"), sm3::hash(b"abc"));
+//! assert_eq!(generic::<shangmi_sm3::Sm3>(b"abc"), shangmi_sm3::hash(b"abc"));
 //! ```
 //!
 //! With the `oid` feature (default), `Sm3` implements `digest::const_oid::AssociatedOid` with
@@ -39,10 +39,10 @@
 //! # HMAC-SM3
 //!
 //! ```
-//! use sm3::hmac::Mac;
-//! let tag = sm3::hmac_sm3(b"key", b"message");
+//! use shangmi_sm3::hmac::{KeyInit, Mac};
+//! let tag = shangmi_sm3::hmac_sm3(b"key", b"message");
 //!
-//! let mut mac = sm3::HmacSm3::new_from_slice(b"key").unwrap();
+//! let mut mac = shangmi_sm3::HmacSm3::new_from_slice(b"key").unwrap();
 //! mac.update(b"mess");
 //! mac.update(b"age");
 //! mac.verify_slice(&tag).unwrap(); // constant-time comparison
@@ -54,15 +54,15 @@
 //! // K = SM3(Z ‖ 00000001) ‖ SM3(Z ‖ 00000002) ‖ …, truncated.
 //! let (x2, y2) = ([7u8; 32], [9u8; 32]);
 //! let mut k = [0u8; 40];
-//! let mut reader = sm3::Kdf::new(&[&x2, &y2]); // Z = x2 ‖ y2, no allocation
+//! let mut reader = shangmi_sm3::Kdf::new(&[&x2, &y2]); // Z = x2 ‖ y2, no allocation
 //! reader.fill(&mut k[..5]);
 //! reader.fill(&mut k[5..]); // continues the same stream
 //!
 //! let z = [x2, y2].concat();
 //! let mut expected = [0u8; 40];
-//! sm3::kdf(&z, &mut expected);
+//! shangmi_sm3::kdf(&z, &mut expected);
 //! assert_eq!(k, expected);
-//! assert_eq!(expected[..32], sm3::hash(&[&z[..], &[0, 0, 0, 1]].concat()));
+//! assert_eq!(expected[..32], shangmi_sm3::hash(&[&z[..], &[0, 0, 0, 1]].concat()));
 //! ```
 //!
 //! # Speed
@@ -72,6 +72,7 @@
 //! [`hash_many`] hashes 16 messages at once with AVX-512 or 8 with AVX2 (detected at run time),
 //! and [`Kdf`] uses the same lanes for long outputs. [`backend_info`] tells which paths run, and
 //! [`hash_portable`] / [`hash_many_with`] / [`Kdf::with_backend`] force a path for comparisons.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![cfg_attr(not(target_arch = "x86_64"), forbid(unsafe_code))]
 #![deny(missing_docs)]
@@ -110,8 +111,8 @@ pub const BLOCK_SIZE: usize = consts::BLOCK_LEN;
 /// One-shot SM3 digest of `msg`.
 ///
 /// ```
-/// use sm3::{Digest, Sm3};
-/// assert_eq!(sm3::hash(b"abc"), Sm3::digest(b"abc").as_slice());
+/// use shangmi_sm3::{Digest, Sm3};
+/// assert_eq!(shangmi_sm3::hash(b"abc"), Sm3::digest(b"abc").as_slice());
 /// ```
 pub fn hash(msg: &[u8]) -> [u8; DIGEST_SIZE] {
     let mut state = consts::IV;

@@ -133,9 +133,9 @@ fn schedule<const N: usize>(
 /// ```
 /// let msgs: [&[u8]; 3] = [b"abc", b"", &[0x61; 1000]];
 /// let mut out = [[0u8; 32]; 3];
-/// sm3::hash_many(&msgs, &mut out);
+/// shangmi_sm3::hash_many(&msgs, &mut out);
 /// for (m, d) in msgs.iter().zip(&out) {
-///     assert_eq!(*d, sm3::hash(m));
+///     assert_eq!(*d, shangmi_sm3::hash(m));
 /// }
 /// ```
 pub fn hash_many(msgs: &[&[u8]], out: &mut [[u8; DIGEST_LEN]]) {

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rustcrypto_sm3::Digest as _;
 
@@ -20,11 +20,11 @@ fn thousand_random_messages_against_rustcrypto_sm3() {
     }
     let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
     let mut many = vec![[0u8; 32]; refs.len()];
-    sm3::hash_many(&refs, &mut many);
+    shangmi_sm3::hash_many(&refs, &mut many);
     for (i, m) in msgs.iter().enumerate() {
         let theirs = rustcrypto_sm3::Sm3::digest(m);
         assert_eq!(
-            sm3::hash(m).as_slice(),
+            shangmi_sm3::hash(m).as_slice(),
             theirs.as_slice(),
             "message {i} (len {})",
             m.len()
@@ -39,17 +39,17 @@ fn thousand_random_messages_against_rustcrypto_sm3() {
 
 #[test]
 fn hmac_against_hmac_over_rustcrypto_sm3() {
-    use sm3::hmac::{Hmac, Mac};
+    use shangmi_sm3::hmac::{Hmac, KeyInit, Mac};
     let mut rng = ChaCha20Rng::seed_from_u64(7);
     for _ in 0..200 {
         let mut key = vec![0u8; (rng.next_u32() % 150) as usize];
         let mut msg = vec![0u8; (rng.next_u32() % 3000) as usize];
         rng.fill_bytes(&mut key);
         rng.fill_bytes(&mut msg);
-        let mut theirs = <Hmac<rustcrypto_sm3::Sm3> as Mac>::new_from_slice(&key).unwrap();
+        let mut theirs = <Hmac<rustcrypto_sm3::Sm3> as KeyInit>::new_from_slice(&key).unwrap();
         theirs.update(&msg);
         assert_eq!(
-            sm3::hmac_sm3(&key, &msg).as_slice(),
+            shangmi_sm3::hmac_sm3(&key, &msg).as_slice(),
             theirs.finalize().into_bytes().as_slice()
         );
     }
@@ -79,9 +79,9 @@ fn large_inputs_against_openssl() {
         rng.fill_bytes(&mut data);
         let theirs = openssl_sm3(&data);
         assert_eq!(theirs.len(), 32, "len {len}");
-        assert_eq!(sm3::hash(&data).as_slice(), theirs, "len {len}");
+        assert_eq!(shangmi_sm3::hash(&data).as_slice(), theirs, "len {len}");
         assert_eq!(
-            sm3::hash_portable(&data).as_slice(),
+            shangmi_sm3::hash_portable(&data).as_slice(),
             theirs,
             "portable, len {len}"
         );

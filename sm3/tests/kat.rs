@@ -2,15 +2,19 @@
 //! HMAC-SM3 incl. Wycheproof invalid cases, GmSSL SM3 cases) and KDF outputs from the SM2 / SM9
 //! standard examples. Every digest is also checked through each other entry point.
 
-use sm3::hmac::Mac;
-use sm3::{Digest, HmacSm3, Sm3};
+use shangmi_sm3::hmac::{KeyInit, Mac};
+use shangmi_sm3::{Digest, HmacSm3, Sm3};
 use sm_testvectors::{hex, hex_at, sm2_sm3};
 
 /// Checks one (message, digest) pair through every SM3 entry point.
 fn check_digest(msg: &[u8], expected: &[u8], what: &str) {
     assert_eq!(expected.len(), 32, "{what}: digest length");
-    assert_eq!(sm3::hash(msg), expected, "{what}: hash");
-    assert_eq!(sm3::hash_portable(msg), expected, "{what}: hash_portable");
+    assert_eq!(shangmi_sm3::hash(msg), expected, "{what}: hash");
+    assert_eq!(
+        shangmi_sm3::hash_portable(msg),
+        expected,
+        "{what}: hash_portable"
+    );
     assert_eq!(
         Sm3::digest(msg).as_slice(),
         expected,
@@ -26,10 +30,14 @@ fn check_digest(msg: &[u8], expected: &[u8], what: &str) {
         "{what}: streaming in 7-byte chunks"
     );
     let mut out = [[0u8; 32]; 3];
-    sm3::hash_many(&[msg, b"", msg], &mut out);
+    shangmi_sm3::hash_many(&[msg, b"", msg], &mut out);
     assert_eq!(out[0], expected, "{what}: hash_many lane 0");
     assert_eq!(out[2], expected, "{what}: hash_many lane 2");
-    assert_eq!(out[1], sm3::hash(b""), "{what}: hash_many empty lane");
+    assert_eq!(
+        out[1],
+        shangmi_sm3::hash(b""),
+        "{what}: hash_many empty lane"
+    );
 }
 
 #[test]
@@ -105,7 +113,7 @@ fn hmac_sm3_vectors_including_wycheproof_invalid() {
         }
         let tag = hex(t["tag"].as_str().unwrap());
         let what = format!("hmac tcId {}", t["tcId"]);
-        let one_shot = sm3::hmac_sm3(&key, &msg);
+        let one_shot = shangmi_sm3::hmac_sm3(&key, &msg);
         let mut mac = HmacSm3::new_from_slice(&key).unwrap();
         mac.update(&msg);
         let crate_tag = mac.clone().finalize().into_bytes();
@@ -141,21 +149,24 @@ fn hmac_sm3_vectors_including_wycheproof_invalid() {
 #[test]
 fn hmac_long_key_is_hashed() {
     let key = [0x5au8; 100];
-    let hashed = sm3::hash(&key);
-    assert_eq!(sm3::hmac_sm3(&key, b"m"), sm3::hmac_sm3(&hashed, b"m"));
+    let hashed = shangmi_sm3::hash(&key);
+    assert_eq!(
+        shangmi_sm3::hmac_sm3(&key, b"m"),
+        shangmi_sm3::hmac_sm3(&hashed, b"m")
+    );
     assert_ne!(
-        sm3::hmac_sm3(&key[..64], b"m"),
-        sm3::hmac_sm3(&key[..63], b"m")
+        shangmi_sm3::hmac_sm3(&key[..64], b"m"),
+        shangmi_sm3::hmac_sm3(&key[..63], b"m")
     );
 }
 
 fn kdf_both_ways(parts: &[&[u8]], expected: &[u8], what: &str) {
     let z = parts.concat();
     let mut out = vec![0u8; expected.len()];
-    sm3::kdf(&z, &mut out);
+    shangmi_sm3::kdf(&z, &mut out);
     assert_eq!(out, expected, "{what}: kdf");
     let mut out2 = vec![0u8; expected.len()];
-    let mut r = sm3::Kdf::new(parts);
+    let mut r = shangmi_sm3::Kdf::new(parts);
     let (a, b) = out2.split_at_mut(expected.len() / 3);
     r.fill(a);
     r.fill(b);
@@ -177,7 +188,10 @@ fn kdf_sm2_encryption_annex_c() {
     // And C3 = SM3(x2 ‖ M ‖ y2) of the same example.
     let m = hex_at(&v, "/sm2_encrypt_recommended/msg_hex");
     let c3 = hex_at(&v, "/sm2_encrypt_recommended/C3");
-    assert_eq!(sm3::hash(&[&x2[..], &m, &y2].concat()), c3.as_slice());
+    assert_eq!(
+        shangmi_sm3::hash(&[&x2[..], &m, &y2].concat()),
+        c3.as_slice()
+    );
 }
 
 #[test]
@@ -187,6 +201,30 @@ fn kdf_sm2_key_exchange_annex_a() {
     let p = |k: &str| hex_at(&v, &format!("/sm2_kx_test_curve/{k}"));
     let (xv, yv, za, zb, k) = (p("xV"), p("yV"), p("ZA"), p("ZB"), p("K"));
     kdf_both_ways(&[&xv, &yv, &za, &zb], &k, "SM2 key exchange");
+}
+
+#[test]
+fn sm2_key_exchange_confirmation_tags_annex_a() {
+    // GB/T 32918.3 Annex A (BouncyCastle's SM2KeyExchangeTest values): SB = S1 =
+    // SM3(0x02 ‖ yV ‖ SM3(xV ‖ ZA ‖ ZB ‖ x1 ‖ y1 ‖ x2 ‖ y2)), SA = S2 the same with 0x03. The
+    // formula the sm2 crate and its gmalg interop test (sm2/tests/interop_py.rs) use.
+    let v = sm2_sm3();
+    let p = |k: &str| hex_at(&v, &format!("/sm2_kx_test_curve/{k}"));
+    let inner = sm3::hash(
+        &[
+            p("xV"),
+            p("ZA"),
+            p("ZB"),
+            p("x1"),
+            p("y1"),
+            p("x2"),
+            p("y2"),
+        ]
+        .concat(),
+    );
+    let tag = |prefix: u8| sm3::hash(&[&[prefix][..], &p("yV"), &inner].concat()).to_vec();
+    assert_eq!(tag(0x02), p("SB_equals_S1"));
+    assert_eq!(tag(0x03), p("SA_equals_S2"));
 }
 
 #[test]
@@ -220,9 +258,9 @@ fn kdf_sm9_kem_and_encryption_annexes() {
 #[cfg(feature = "oid")]
 #[test]
 fn oid() {
-    use sm3::digest::const_oid::AssociatedOid;
+    use shangmi_sm3::digest::const_oid::AssociatedOid;
     assert_eq!(Sm3::OID.to_string(), "1.2.156.10197.1.401");
-    assert_eq!(sm3::Sm3Core::OID.to_string(), sm3::SM3_OID);
+    assert_eq!(shangmi_sm3::Sm3Core::OID.to_string(), shangmi_sm3::SM3_OID);
     // DER body of the OID: 2A 81 1C CF 55 01 83 11.
     assert_eq!(
         Sm3::OID.as_bytes(),
@@ -236,16 +274,16 @@ fn digest_trait_surface() {
     h.update(b"ab");
     let snapshot = h.clone();
     h.update(b"c");
-    assert_eq!(h.finalize_reset().as_slice(), sm3::hash(b"abc"));
-    assert_eq!(h.finalize().as_slice(), sm3::hash(b""));
+    assert_eq!(h.finalize_reset().as_slice(), shangmi_sm3::hash(b"abc"));
+    assert_eq!(h.finalize().as_slice(), shangmi_sm3::hash(b""));
     let mut s = snapshot;
     s.update(b"c");
-    assert_eq!(s.finalize().as_slice(), sm3::hash(b"abc"));
+    assert_eq!(s.finalize().as_slice(), shangmi_sm3::hash(b"abc"));
     let mut r = Sm3::new();
     r.update(b"junk");
     Digest::reset(&mut r);
     r.update(b"abc");
-    assert_eq!(r.finalize().as_slice(), sm3::hash(b"abc"));
+    assert_eq!(r.finalize().as_slice(), shangmi_sm3::hash(b"abc"));
     assert_eq!(<Sm3 as Digest>::output_size(), 32);
     assert!(format!("{:?}", Sm3::new()).contains("Sm3"));
 }

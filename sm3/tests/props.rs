@@ -2,8 +2,8 @@
 //! a definition-level KDF.
 
 use proptest::prelude::*;
-use sm3::backend_info::Backend;
-use sm3::{Digest, Kdf, Sm3};
+use shangmi_sm3::backend_info::Backend;
+use shangmi_sm3::{Digest, Kdf, Sm3};
 
 /// GM/T 0003.4 §5.4.3 written out: Hai = SM3(Z ‖ ct) for ct = 1, 2, …, concatenated, truncated.
 fn naive_kdf(z: &[u8], len: usize) -> Vec<u8> {
@@ -12,7 +12,7 @@ fn naive_kdf(z: &[u8], len: usize) -> Vec<u8> {
     while out.len() < len {
         let mut input = z.to_vec();
         input.extend_from_slice(&ct.to_be_bytes());
-        out.extend_from_slice(&sm3::hash_portable(&input));
+        out.extend_from_slice(&shangmi_sm3::hash_portable(&input));
         ct += 1;
     }
     out.truncate(len);
@@ -43,10 +43,10 @@ proptest! {
             start = p;
         }
         h.update(&msg[start..]);
-        let expected = sm3::hash_portable(&msg);
+        let expected = shangmi_sm3::hash_portable(&msg);
         let streamed: [u8; 32] = h.finalize().into();
         prop_assert_eq!(streamed, expected);
-        prop_assert_eq!(sm3::hash(&msg), expected);
+        prop_assert_eq!(shangmi_sm3::hash(&msg), expected);
     }
 
     #[test]
@@ -54,13 +54,13 @@ proptest! {
         msgs in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..4096), 0..40),
     ) {
         let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-        let expected: Vec<[u8; 32]> = refs.iter().map(|m| sm3::hash_portable(m)).collect();
+        let expected: Vec<[u8; 32]> = refs.iter().map(|m| shangmi_sm3::hash_portable(m)).collect();
         let mut out = vec![[0u8; 32]; refs.len()];
-        sm3::hash_many(&refs, &mut out);
+        shangmi_sm3::hash_many(&refs, &mut out);
         prop_assert_eq!(&out, &expected);
         for backend in available_backends() {
             let mut out = vec![[0u8; 32]; refs.len()];
-            sm3::hash_many_with(backend, &refs, &mut out).unwrap();
+            shangmi_sm3::hash_many_with(backend, &refs, &mut out).unwrap();
             prop_assert_eq!(&out, &expected, "backend {}", backend.name());
         }
     }
@@ -73,16 +73,16 @@ proptest! {
         let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
         for backend in available_backends() {
             let mut out = vec![[0u8; 32]; count];
-            sm3::hash_many_with(backend, &refs, &mut out).unwrap();
+            shangmi_sm3::hash_many_with(backend, &refs, &mut out).unwrap();
             for (m, d) in refs.iter().zip(&out) {
-                prop_assert_eq!(d, &sm3::hash_portable(m), "backend {}", backend.name());
+                prop_assert_eq!(d, &shangmi_sm3::hash_portable(m), "backend {}", backend.name());
             }
         }
     }
 
     #[test]
     fn simd_single_stream_equals_portable(msg in proptest::collection::vec(any::<u8>(), 0..5000)) {
-        prop_assert_eq!(sm3::hash(&msg), sm3::hash_portable(&msg));
+        prop_assert_eq!(shangmi_sm3::hash(&msg), shangmi_sm3::hash_portable(&msg));
     }
 
     #[test]
@@ -93,7 +93,7 @@ proptest! {
     ) {
         let total: usize = chunks.iter().sum();
         let mut one_shot = vec![0u8; total];
-        sm3::kdf(&z, &mut one_shot);
+        shangmi_sm3::kdf(&z, &mut one_shot);
         // Z itself split into two parts, output read in the given chunk sizes.
         let (z1, z2) = z.split_at(split.index(z.len() + 1));
         for backend in available_backends() {
@@ -114,7 +114,7 @@ proptest! {
         len in 0usize..1200,
     ) {
         let mut out = vec![0u8; len];
-        sm3::kdf(&z, &mut out);
+        shangmi_sm3::kdf(&z, &mut out);
         prop_assert_eq!(out, naive_kdf(&z, len));
     }
 }
@@ -141,15 +141,15 @@ fn multi_buffer_boundary_lengths_on_every_backend() {
         .map(|n| (0..n).map(|i| (i ^ n) as u8).collect())
         .collect();
     let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-    let expected: Vec<[u8; 32]> = refs.iter().map(|m| sm3::hash_portable(m)).collect();
+    let expected: Vec<[u8; 32]> = refs.iter().map(|m| shangmi_sm3::hash_portable(m)).collect();
     for backend in available_backends() {
         let mut out = vec![[0u8; 32]; refs.len()];
-        sm3::hash_many_with(backend, &refs, &mut out).unwrap();
+        shangmi_sm3::hash_many_with(backend, &refs, &mut out).unwrap();
         assert_eq!(out, expected, "backend {}", backend.name());
         // Reversed order too: long messages first, short ones refill lanes.
         let rev: Vec<&[u8]> = refs.iter().rev().copied().collect();
         let mut out = vec![[0u8; 32]; rev.len()];
-        sm3::hash_many_with(backend, &rev, &mut out).unwrap();
+        shangmi_sm3::hash_many_with(backend, &rev, &mut out).unwrap();
         let mut exp_rev = expected.clone();
         exp_rev.reverse();
         assert_eq!(out, exp_rev, "reversed, backend {}", backend.name());
@@ -158,7 +158,7 @@ fn multi_buffer_boundary_lengths_on_every_backend() {
 
 #[test]
 fn backend_info_is_consistent() {
-    let kind = sm3::backend_info::simd_kind();
+    let kind = shangmi_sm3::backend_info::simd_kind();
     assert!(["avx512", "avx2", "portable"].contains(&kind));
     assert_eq!(Backend::best().name(), kind);
     assert!(Backend::best().is_available());
@@ -182,11 +182,11 @@ fn backend_info_is_consistent() {
     for b in unavailable {
         let mut out = [[0u8; 32]; 1];
         assert_eq!(
-            sm3::hash_many_with(b, &[b"x"], &mut out),
-            Err(sm3::Error::BackendUnavailable)
+            shangmi_sm3::hash_many_with(b, &[b"x"], &mut out),
+            Err(shangmi_sm3::Error::BackendUnavailable)
         );
         assert_eq!(out, [[0u8; 32]; 1]);
         assert!(Kdf::with_backend(b, &[b"z"]).is_err());
     }
-    assert!(["bmi2", "portable"].contains(&sm3::backend_info::single_stream_kind()));
+    assert!(["bmi2", "portable"].contains(&shangmi_sm3::backend_info::single_stream_kind()));
 }

@@ -2,7 +2,7 @@
 //! emulated CPUID has no GFNI/AVX-512), and checks it on the GB/T 32907 example (exit status 1 when
 //! the ciphertext is wrong).
 
-use sm4_ct::cipher::{BlockEncrypt, KeyInit};
+use sm4_ct::cipher::{BlockCipherEncrypt, KeyInit};
 
 fn main() {
     let key = [

@@ -1,16 +1,16 @@
 //! Constant-time SM4 block cipher (GB/T 32907-2016, GM/T 0002-2012).
 //!
-//! [`Sm4`] implements the RustCrypto `cipher` 0.4 block-cipher traits, so it plugs into the
+//! [`Sm4`] implements the RustCrypto `cipher` 0.5 block-cipher traits, so it plugs into the
 //! `cbc`, `ecb`, `ctr`, … mode crates:
 //!
 //! ```
-//! use cipher::{BlockDecryptMut, BlockEncryptMut, KeyIvInit, block_padding::Pkcs7};
+//! use cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit, block_padding::Pkcs7};
 //! let key = [0x42u8; 16];
 //! let iv = [0x24u8; 16];
 //! let ct = cbc::Encryptor::<sm4_ct::Sm4>::new(&key.into(), &iv.into())
-//!     .encrypt_padded_vec_mut::<Pkcs7>(b"hello");
+//!     .encrypt_padded_vec::<Pkcs7>(b"hello");
 //! let pt = cbc::Decryptor::<sm4_ct::Sm4>::new(&key.into(), &iv.into())
-//!     .decrypt_padded_vec_mut::<Pkcs7>(&ct)
+//!     .decrypt_padded_vec::<Pkcs7>(&ct)
 //!     .unwrap();
 //! assert_eq!(pt, b"hello");
 //! ```
@@ -30,6 +30,7 @@
 //! the tests rebuild the standard's S-box table from it byte for byte.
 //!
 //! Round keys are zeroized on drop; `Debug` does not print them.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![cfg_attr(not(target_arch = "x86_64"), forbid(unsafe_code))]
 #![cfg_attr(not(test), warn(missing_docs))]
@@ -42,8 +43,9 @@ pub use cipher;
 use cipher::consts::U16;
 use cipher::inout::{InOut, InOutBuf};
 use cipher::{
-    AlgorithmName, Block, BlockBackend, BlockCipher, BlockClosure, BlockDecrypt, BlockEncrypt,
-    BlockSizeUser, Key, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
+    AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
+    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, Key, KeyInit,
+    KeySizeUser, ParBlocks, ParBlocksSizeUser,
 };
 use core::fmt;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -247,8 +249,6 @@ impl BlockSizeUser for Sm4 {
     type BlockSize = U16;
 }
 
-impl BlockCipher for Sm4 {}
-
 impl KeyInit for Sm4 {
     #[inline]
     fn new(key: &Key<Self>) -> Self {
@@ -256,20 +256,20 @@ impl KeyInit for Sm4 {
     }
 }
 
-impl BlockEncrypt for Sm4 {
+impl BlockCipherEncrypt for Sm4 {
     #[inline]
-    fn encrypt_with_backend(&self, f: impl BlockClosure<BlockSize = Self::BlockSize>) {
-        f.call(&mut Backend {
+    fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
+        f.call(&Backend {
             key: self,
             decrypt: false,
         })
     }
 }
 
-impl BlockDecrypt for Sm4 {
+impl BlockCipherDecrypt for Sm4 {
     #[inline]
-    fn decrypt_with_backend(&self, f: impl BlockClosure<BlockSize = Self::BlockSize>) {
-        f.call(&mut Backend {
+    fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
+        f.call(&Backend {
             key: self,
             decrypt: true,
         })
@@ -313,16 +313,16 @@ impl ParBlocksSizeUser for Backend<'_> {
     type ParBlocksSize = U16;
 }
 
-impl BlockBackend for Backend<'_> {
+impl Backend<'_> {
     #[inline]
-    fn proc_block(&mut self, mut block: InOut<'_, '_, Block<Self>>) {
+    fn proc_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
         let mut b: [u8; 16] = (*block.get_in()).into();
         self.key.crypt1(self.decrypt, &mut b);
         *block.get_out() = b.into();
     }
 
     #[inline]
-    fn proc_par_blocks(&mut self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
+    fn proc_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
         let mut buf = [[0u8; 16]; 16];
         for (d, s) in buf.iter_mut().zip(blocks.get_in().iter()) {
             d.copy_from_slice(s);
@@ -335,7 +335,7 @@ impl BlockBackend for Backend<'_> {
     }
 
     #[inline]
-    fn proc_tail_blocks(&mut self, mut blocks: InOutBuf<'_, '_, Block<Self>>) {
+    fn proc_tail_blocks(&self, mut blocks: InOutBuf<'_, '_, Block<Self>>) {
         let mut buf = [[0u8; 16]; 16];
         let n = blocks.len();
         for (d, s) in buf.iter_mut().zip(blocks.get_in()) {
@@ -350,6 +350,41 @@ impl BlockBackend for Backend<'_> {
             d.copy_from_slice(s);
         }
         buf.zeroize();
+    }
+}
+
+// One backend value serves both directions (`decrypt` is fixed when the closure is called).
+impl BlockCipherEncBackend for Backend<'_> {
+    #[inline]
+    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
+        self.proc_block(block)
+    }
+
+    #[inline]
+    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        self.proc_par_blocks(blocks)
+    }
+
+    #[inline]
+    fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        self.proc_tail_blocks(blocks)
+    }
+}
+
+impl BlockCipherDecBackend for Backend<'_> {
+    #[inline]
+    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
+        self.proc_block(block)
+    }
+
+    #[inline]
+    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        self.proc_par_blocks(blocks)
+    }
+
+    #[inline]
+    fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        self.proc_tail_blocks(blocks)
     }
 }
 

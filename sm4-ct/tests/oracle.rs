@@ -2,9 +2,10 @@
 //! `enc -sm4-cbc`, every implementation against the portable one, and the `cbc`/`ecb` modes.
 
 use cipher::block_padding::{NoPadding, Pkcs7};
-use cipher::crypto_common::InnerInit;
+use cipher::common::InnerInit;
 use cipher::{
-    BlockDecrypt, BlockDecryptMut, BlockEncrypt, BlockEncryptMut, InnerIvInit, KeyInit, KeyIvInit,
+    BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, InnerIvInit,
+    KeyInit, KeyIvInit,
 };
 use proptest::prelude::*;
 use sm4_ct::{Implementation, Sm4};
@@ -77,18 +78,18 @@ proptest! {
         msg in proptest::collection::vec(any::<u8>(), 0..1100),
     ) {
         let oracle = cbc::Encryptor::<rustcrypto_sm4::Sm4>::new(&key.into(), &iv.into())
-            .encrypt_padded_vec_mut::<Pkcs7>(&msg);
+            .encrypt_padded_vec::<Pkcs7>(&msg);
         let ct = cbc::Encryptor::<Sm4>::new(&key.into(), &iv.into())
-            .encrypt_padded_vec_mut::<Pkcs7>(&msg);
+            .encrypt_padded_vec::<Pkcs7>(&msg);
         prop_assert_eq!(&ct, &oracle);
         for imp in implementations() {
             let c = Sm4::with_implementation(&key, imp).unwrap();
             let pt = cbc::Decryptor::<Sm4>::inner_iv_init(c.clone(), &iv.into())
-                .decrypt_padded_vec_mut::<Pkcs7>(&ct)
+                .decrypt_padded_vec::<Pkcs7>(&ct)
                 .unwrap();
             prop_assert_eq!(&pt, &msg, "{:?}", imp);
             let ct2 = cbc::Encryptor::<Sm4>::inner_iv_init(c, &iv.into())
-                .encrypt_padded_vec_mut::<Pkcs7>(&msg);
+                .encrypt_padded_vec::<Pkcs7>(&msg);
             prop_assert_eq!(&ct2, &oracle, "{:?}", imp);
         }
     }
@@ -99,14 +100,14 @@ proptest! {
         msg in proptest::collection::vec(any::<u8>(), 0..1100),
     ) {
         let oracle = ecb::Encryptor::<rustcrypto_sm4::Sm4>::new(&key.into())
-            .encrypt_padded_vec_mut::<Pkcs7>(&msg);
+            .encrypt_padded_vec::<Pkcs7>(&msg);
         for imp in implementations() {
             let c = Sm4::with_implementation(&key, imp).unwrap();
             let ct = ecb::Encryptor::<Sm4>::inner_init(c.clone())
-                .encrypt_padded_vec_mut::<Pkcs7>(&msg);
+                .encrypt_padded_vec::<Pkcs7>(&msg);
             prop_assert_eq!(&ct, &oracle, "{:?}", imp);
             let pt = ecb::Decryptor::<Sm4>::inner_init(c)
-                .decrypt_padded_vec_mut::<Pkcs7>(&ct)
+                .decrypt_padded_vec::<Pkcs7>(&ct)
                 .unwrap();
             prop_assert_eq!(&pt, &msg, "{:?}", imp);
         }
@@ -126,7 +127,7 @@ fn all_lengths_1_to_64_every_implementation() {
             let c = Sm4::with_implementation(&key, imp).unwrap();
             let mut buf = blocks[..n].to_vec();
             let ct = ecb::Encryptor::<Sm4>::inner_init(c)
-                .encrypt_padded_vec_mut::<NoPadding>(buf.as_flattened_mut());
+                .encrypt_padded_vec::<NoPadding>(buf.as_flattened_mut());
             assert_eq!(ct, want.as_flattened(), "{imp:?} n = {n}");
         }
     }
@@ -165,10 +166,10 @@ fn openssl_sm4_cbc_interop() {
         for imp in implementations() {
             let c = Sm4::with_implementation(&key, imp).unwrap();
             let ct = cbc::Encryptor::<Sm4>::inner_iv_init(c.clone(), &iv.into())
-                .encrypt_padded_vec_mut::<Pkcs7>(&msg);
+                .encrypt_padded_vec::<Pkcs7>(&msg);
             assert_eq!(ct, out.stdout, "{imp:?} len {len}");
             let pt = cbc::Decryptor::<Sm4>::inner_iv_init(c, &iv.into())
-                .decrypt_padded_vec_mut::<Pkcs7>(&out.stdout)
+                .decrypt_padded_vec::<Pkcs7>(&out.stdout)
                 .unwrap();
             assert_eq!(pt, msg);
         }

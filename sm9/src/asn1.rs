@@ -40,7 +40,7 @@ pub const PEM_ENCRYPTED_PRIVATE_KEY: &str = "ENCRYPTED PRIVATE KEY";
 
 #[derive(Clone, Copy, Debug, Eq, PartialEq, Sequence)]
 pub(crate) struct SignatureAsn1<'a> {
-    pub h: OctetStringRef<'a>,
+    pub h: &'a OctetStringRef,
     pub s: BitStringRef<'a>,
 }
 
@@ -48,8 +48,8 @@ pub(crate) struct SignatureAsn1<'a> {
 pub(crate) struct CipherAsn1<'a> {
     pub en_type: u8,
     pub c1: BitStringRef<'a>,
-    pub c3: OctetStringRef<'a>,
-    pub c2: OctetStringRef<'a>,
+    pub c3: &'a OctetStringRef,
+    pub c2: &'a OctetStringRef,
 }
 
 #[derive(Clone, Copy, Debug, Eq, PartialEq, Sequence)]
@@ -80,7 +80,7 @@ pub(crate) fn bit_string(bytes: &[u8]) -> Result<BitStringRef<'_>> {
 }
 
 /// An OCTET STRING.
-pub(crate) fn octet_string(bytes: &[u8]) -> Result<OctetStringRef<'_>> {
+pub(crate) fn octet_string(bytes: &[u8]) -> Result<&OctetStringRef> {
     OctetStringRef::new(bytes).map_err(|_| Error::Encoding)
 }
 

@@ -70,17 +70,17 @@ type SignerKey = (Vec<u8>, Vec<u8>); // (Ppub-s encoding, ID)
 /// A batch verifier with a bounded cache of per-signer values.
 ///
 /// ```
-/// # use rand_core::OsRng;
-/// let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+/// let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let alice = kgc.extract(b"Alice").unwrap();
-/// let s1 = sm9::sign(&alice, &master, b"one", &mut OsRng).unwrap();
-/// let s2 = sm9::sign(&alice, &master, b"two", &mut OsRng).unwrap();
+/// let s1 = shangmi_sm9::sign(&alice, &master, b"one", &mut rng).unwrap();
+/// let s2 = shangmi_sm9::sign(&alice, &master, b"two", &mut rng).unwrap();
 /// let items = [
-///     sm9::BatchItem { master: &master, id: b"Alice", message: b"one", signature: &s1 },
-///     sm9::BatchItem { master: &master, id: b"Alice", message: b"one", signature: &s2 },
+///     shangmi_sm9::BatchItem { master: &master, id: b"Alice", message: b"one", signature: &s1 },
+///     shangmi_sm9::BatchItem { master: &master, id: b"Alice", message: b"one", signature: &s2 },
 /// ];
-/// let mut verifier = sm9::BatchVerifier::new(16);
+/// let mut verifier = shangmi_sm9::BatchVerifier::new(16);
 /// assert_eq!(verifier.verify(&items).failed(), vec![1]);
 /// ```
 #[derive(Clone, Debug)]

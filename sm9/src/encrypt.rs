@@ -19,7 +19,7 @@
 use alloc::vec::Vec;
 
 use der::{Decode, Encode};
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use sm_pairing::G2Prepared;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
@@ -294,10 +294,10 @@ fn der_header(
     mode.en_type().encode_to_vec(&mut fields)?;
     bit_string(&c1)?.encode_to_vec(&mut fields)?;
     octet_string(c3)?.encode_to_vec(&mut fields)?;
-    Header::new(Tag::OctetString, Length::try_from(c2_len)?)?.encode_to_vec(&mut fields)?;
+    Header::new(Tag::OctetString, Length::try_from(c2_len)?).encode_to_vec(&mut fields)?;
     let body = Length::try_from(fields.len() + c2_len)?;
     let mut out = Vec::with_capacity(fields.len() + 6);
-    Header::new(Tag::Sequence, body)?.encode_to_vec(&mut out)?;
+    Header::new(Tag::Sequence, body).encode_to_vec(&mut out)?;
     out.extend_from_slice(&fields);
     Ok(out)
 }
@@ -323,17 +323,17 @@ fn keep_tail(buf: &mut Vec<u8>, from: usize) {
 /// [`MacMode::HmacSm3`] for GmSSL.
 ///
 /// ```
-/// # use rand_core::OsRng;
-/// use sm9::{EncryptionMode, MacMode};
-/// let kgc = sm9::EncMasterKey::generate(&mut OsRng);
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+/// use shangmi_sm9::{EncryptionMode, MacMode};
+/// let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let bob = kgc.extract(b"Bob").unwrap().prepare();
-/// let ct = sm9::encrypt(&master, b"Bob", b"hello", EncryptionMode::Sm4Cbc, MacMode::Sm3, &mut OsRng)
+/// let ct = shangmi_sm9::encrypt(&master, b"Bob", b"hello", EncryptionMode::Sm4Cbc, MacMode::Sm3, &mut rng)
 ///     .unwrap();
 /// let der = ct.to_der().unwrap();
-/// let ct = sm9::Ciphertext::from_der(&der).unwrap();
-/// assert_eq!(&sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3).unwrap()[..], b"hello");
-/// assert!(sm9::decrypt(&bob, b"Bob", &ct, MacMode::HmacSm3).is_err());
+/// let ct = shangmi_sm9::Ciphertext::from_der(&der).unwrap();
+/// assert_eq!(&shangmi_sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3).unwrap()[..], b"hello");
+/// assert!(shangmi_sm9::decrypt(&bob, b"Bob", &ct, MacMode::HmacSm3).is_err());
 /// ```
 pub fn encrypt(
     master: &PreparedEncMasterPublicKey,
@@ -341,7 +341,7 @@ pub fn encrypt(
     plaintext: &[u8],
     mode: EncryptionMode,
     mac: MacMode,
-    rng: &mut impl CryptoRngCore,
+    rng: &mut impl CryptoRng,
 ) -> Result<Ciphertext> {
     let mut c2 = Vec::with_capacity(mode.c2_len(plaintext.len()));
     c2.extend_from_slice(plaintext);
@@ -356,15 +356,15 @@ pub fn encrypt(
 /// reallocation. On error `buf` is unchanged.
 ///
 /// ```
-/// # use rand_core::OsRng;
-/// use sm9::{EncryptionMode, MacMode};
-/// let kgc = sm9::EncMasterKey::generate(&mut OsRng);
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+/// use shangmi_sm9::{EncryptionMode, MacMode};
+/// let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let bob = kgc.extract(b"Bob").unwrap().prepare();
 /// let mut buf = b"hello".to_vec();
-/// sm9::encrypt_in_place(&master, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3, &mut OsRng)
+/// shangmi_sm9::encrypt_in_place(&master, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3, &mut rng)
 ///     .unwrap();
-/// sm9::decrypt_in_place(&bob, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3).unwrap();
+/// shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3).unwrap();
 /// assert_eq!(buf, b"hello");
 /// ```
 pub fn encrypt_in_place(
@@ -373,7 +373,7 @@ pub fn encrypt_in_place(
     buf: &mut Vec<u8>,
     mode: EncryptionMode,
     mac: MacMode,
-    rng: &mut impl CryptoRngCore,
+    rng: &mut impl CryptoRng,
 ) -> Result<()> {
     let (c1, c3) = encrypt_c2(master, id, buf, mode, mac, rng)?;
     let mut head = [0u8; RAW_HEADER_LEN];
@@ -392,7 +392,7 @@ pub fn encrypt_der_in_place(
     buf: &mut Vec<u8>,
     mode: EncryptionMode,
     mac: MacMode,
-    rng: &mut impl CryptoRngCore,
+    rng: &mut impl CryptoRng,
 ) -> Result<()> {
     // The encoding's length limit, checked before the message is overwritten.
     der::Length::try_from(mode.c2_len(buf.len()).saturating_add(DER_OVERHEAD))?;
@@ -409,7 +409,7 @@ fn encrypt_c2(
     buf: &mut Vec<u8>,
     mode: EncryptionMode,
     mac: MacMode,
-    rng: &mut impl CryptoRngCore,
+    rng: &mut impl CryptoRng,
 ) -> Result<(G1Affine, [u8; MAC_LEN])> {
     if buf.is_empty() {
         return Err(Error::EmptyPlaintext);
@@ -610,18 +610,18 @@ impl EncapsulatedKey {
 /// (GM/T 0044.4 §6.1).
 ///
 /// ```
-/// # use rand_core::OsRng;
-/// let kgc = sm9::EncMasterKey::generate(&mut OsRng);
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+/// let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let bob = kgc.extract(b"Bob").unwrap().prepare();
-/// let (key, c) = sm9::encapsulate(&master, b"Bob", 48, &mut OsRng).unwrap();
-/// assert_eq!(sm9::decapsulate(&bob, b"Bob", &c, 48).unwrap(), key);
+/// let (key, c) = shangmi_sm9::encapsulate(&master, b"Bob", 48, &mut rng).unwrap();
+/// assert_eq!(shangmi_sm9::decapsulate(&bob, b"Bob", &c, 48).unwrap(), key);
 /// ```
 pub fn encapsulate(
     master: &PreparedEncMasterPublicKey,
     id: &[u8],
     key_len: usize,
-    rng: &mut impl CryptoRngCore,
+    rng: &mut impl CryptoRng,
 ) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey)> {
     check_kdf_len(key_len)?;
     let h1 = crate::h1(id, HID_ENCRYPT);

@@ -16,7 +16,7 @@
 
 use alloc::vec::Vec;
 
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use sm3::{Digest, Sm3};
 use sm_pairing::G2Prepared;
 use subtle::ConstantTimeEq;
@@ -190,15 +190,15 @@ impl<'a> Initiator<'a> {
     /// `RA` to B.
     ///
     /// ```
-    /// # use rand_core::OsRng;
-    /// let kgc = sm9::EncMasterKey::generate(&mut OsRng);
+    /// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+    /// let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
     /// let master = kgc.public_key().prepare();
     /// let alice = kgc.extract_exchange(b"Alice").unwrap().prepare();
     /// let bob = kgc.extract_exchange(b"Bob").unwrap().prepare();
     ///
-    /// let (a, ra) = sm9::Initiator::start(&alice, &master, b"Alice", b"Bob", &mut OsRng).unwrap();
+    /// let (a, ra) = shangmi_sm9::Initiator::start(&alice, &master, b"Alice", b"Bob", &mut rng).unwrap();
     /// let (b, rb, sb) =
-    ///     sm9::Responder::respond(&bob, &master, b"Bob", b"Alice", &ra, &mut OsRng).unwrap();
+    ///     shangmi_sm9::Responder::respond(&bob, &master, b"Bob", b"Alice", &ra, &mut rng).unwrap();
     /// let (key_a, sa) = a.finish(&rb, Some(&sb), 16).unwrap();
     /// let key_b = b.confirm(&sa, 16).unwrap();
     /// assert_eq!(key_a, key_b);
@@ -208,7 +208,7 @@ impl<'a> Initiator<'a> {
         master: &'a PreparedEncMasterPublicKey,
         own_id: &[u8],
         peer_id: &[u8],
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
     ) -> Result<(Self, EphemeralPoint)> {
         let r = random_nonzero_scalar(rng);
         Self::start_with_nonce_scalar(key, master, own_id, peer_id, r)
@@ -273,7 +273,7 @@ impl Responder {
         own_id: &[u8],
         peer_id: &[u8],
         ra: &EphemeralPoint,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut impl CryptoRng,
     ) -> Result<(Self, EphemeralPoint, [u8; 32])> {
         let mut r = random_nonzero_scalar(rng);
         let res = Self::respond_with_nonce_scalar(key, master, own_id, peer_id, ra, &r);

@@ -15,7 +15,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use der::{Decode, Encode};
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
@@ -38,7 +38,7 @@ pub const HID_EXCHANGE: u8 = 0x02;
 pub const HID_ENCRYPT: u8 = 0x03;
 
 /// A uniformly random scalar in `[1, n − 1]`.
-pub(crate) fn random_nonzero_scalar(rng: &mut impl CryptoRngCore) -> Scalar {
+pub(crate) fn random_nonzero_scalar(rng: &mut impl CryptoRng) -> Scalar {
     loop {
         let k = Scalar::random(rng);
         if !bool::from(k.is_zero()) {
@@ -97,7 +97,7 @@ macro_rules! impl_pkcs8 {
             pub fn to_encrypted_pkcs8_der(
                 &self,
                 password: &[u8],
-                rng: &mut impl CryptoRngCore,
+                rng: &mut impl CryptoRng,
             ) -> Result<Vec<u8>> {
                 let mut salt = [0u8; 16];
                 let mut iv = [0u8; 16];
@@ -144,7 +144,7 @@ macro_rules! impl_pkcs8 {
             pub fn to_encrypted_pem(
                 &self,
                 password: &[u8],
-                rng: &mut impl CryptoRngCore,
+                rng: &mut impl CryptoRng,
             ) -> Result<String> {
                 pem_encode(
                     PEM_ENCRYPTED_PRIVATE_KEY,
@@ -238,7 +238,7 @@ impl ZeroizeOnDrop for SignMasterKey {}
 
 impl SignMasterKey {
     /// A fresh master key with `ks` uniform in `[1, n − 1]`.
-    pub fn generate(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn generate(rng: &mut impl CryptoRng) -> Self {
         Self::from_scalar(random_nonzero_scalar(rng))
     }
 
@@ -453,7 +453,7 @@ impl ZeroizeOnDrop for EncMasterKey {}
 
 impl EncMasterKey {
     /// A fresh master key with `ke` uniform in `[1, n − 1]`.
-    pub fn generate(rng: &mut impl CryptoRngCore) -> Self {
+    pub fn generate(rng: &mut impl CryptoRng) -> Self {
         Self::from_scalar(random_nonzero_scalar(rng))
     }
 

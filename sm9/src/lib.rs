@@ -22,41 +22,41 @@
 //! # Keys and encodings
 //!
 //! ```
-//! # use rand_core::OsRng;
-//! let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+//! let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+//! let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
 //! let pem = kgc.public_key().to_pem().unwrap(); // "SM9 SIGN MASTER PUBLIC KEY"
-//! assert_eq!(&sm9::SignMasterPublicKey::from_pem(&pem).unwrap(), kgc.public_key());
+//! assert_eq!(&shangmi_sm9::SignMasterPublicKey::from_pem(&pem).unwrap(), kgc.public_key());
 //!
 //! let alice = kgc.extract(b"alice@example.com").unwrap();
 //! let der = alice.to_der().unwrap(); // SM9SignPrivateKey
-//! let back = sm9::SignUserKey::from_der(&der).unwrap();
+//! let back = shangmi_sm9::SignUserKey::from_der(&der).unwrap();
 //! assert_eq!(back.ds_bytes(), alice.ds_bytes());
 //! // Password-encrypted PKCS#8 (PBKDF2-HMAC-SM3 + SM4-CBC), as GmSSL writes it. (A low
 //! // iteration count keeps this example fast; the default is GmSSL's 65536.)
 //! let enc = alice.to_encrypted_pkcs8_der_with(b"pw", &[1; 16], &[2; 16], 1000).unwrap();
-//! let back = sm9::SignUserKey::from_encrypted_pkcs8_der(&enc, b"pw").unwrap();
+//! let back = shangmi_sm9::SignUserKey::from_encrypted_pkcs8_der(&enc, b"pw").unwrap();
 //! assert_eq!(back.ds_bytes(), alice.ds_bytes());
 //! assert_eq!(
-//!     sm9::SignUserKey::from_encrypted_pkcs8_der(&enc, b"wrong").unwrap_err(),
-//!     sm9::Error::Decryption
+//!     shangmi_sm9::SignUserKey::from_encrypted_pkcs8_der(&enc, b"wrong").unwrap_err(),
+//!     shangmi_sm9::Error::Decryption
 //! );
 //! ```
 //!
 //! # Signatures (streamed message)
 //!
 //! ```
-//! # use rand_core::OsRng;
-//! let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+//! let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+//! let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
 //! let master = kgc.public_key().prepare();
 //! let alice = kgc.extract(b"Alice").unwrap();
 //!
-//! let mut signer = sm9::Signer::new(&alice, &master).unwrap();
+//! let mut signer = shangmi_sm9::Signer::new(&alice, &master).unwrap();
 //! signer.update(b"Chinese IBS ").update(b"standard");
-//! let sig = signer.sign(&mut OsRng);
+//! let sig = signer.sign(&mut rng);
 //! let der = sig.to_der().unwrap(); // SEQUENCE { h OCTET STRING, S BIT STRING }
 //!
-//! let sig = sm9::Signature::from_der(&der).unwrap();
-//! let mut verifier = sm9::Verifier::new(&master, b"Alice", &sig);
+//! let sig = shangmi_sm9::Signature::from_der(&der).unwrap();
+//! let mut verifier = shangmi_sm9::Verifier::new(&master, b"Alice", &sig);
 //! verifier.update(b"Chinese IBS standard");
 //! assert!(verifier.verify().is_ok());
 //! ```
@@ -74,6 +74,7 @@
 //! GT exponentiation, constant-time MAC and confirmation comparisons) and zeroized on drop.
 //! Decoders check ranges, curve membership and subgroup membership and return typed errors;
 //! verification and decryption failures are opaque.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

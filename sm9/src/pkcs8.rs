@@ -14,10 +14,10 @@
 
 use alloc::vec::Vec;
 
-use cbc::cipher::{block_padding::Pkcs7, BlockDecryptMut, BlockEncryptMut, KeyIvInit};
+use cbc::cipher::{block_padding::Pkcs7, BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
 use der::asn1::{AnyRef, ObjectIdentifier, OctetStringRef};
 use der::{Decode, Encode, Sequence};
-use pkcs8::{AlgorithmIdentifierRef, PrivateKeyInfo};
+use pkcs8::{AlgorithmIdentifierRef, PrivateKeyInfoRef};
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::asn1::{OID_SM9, OID_SM9_ENCRYPT, OID_SM9_KEY_AGREEMENT, OID_SM9_SIGN};
@@ -78,13 +78,13 @@ pub(crate) fn wrap(kind: KeyKind, key_der: &[u8]) -> Result<Zeroizing<Vec<u8>>> 
         oid,
         parameters: param.map(AnyRef::from),
     };
-    let pki = PrivateKeyInfo::new(algorithm, key_der);
+    let pki = PrivateKeyInfoRef::new(algorithm, OctetStringRef::new(key_der)?);
     Ok(Zeroizing::new(pki.to_der()?))
 }
 
 /// The key DER inside a `PrivateKeyInfo`, checking the algorithm identifier.
 pub(crate) fn unwrap(kind: KeyKind, pki_der: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
-    let pki = PrivateKeyInfo::from_der(pki_der)?;
+    let pki = PrivateKeyInfoRef::from_der(pki_der)?;
     let (oid, param) = kind.algorithm();
     if pki.algorithm.oid != oid {
         return Err(Error::UnknownAlgorithm);
@@ -104,13 +104,13 @@ pub(crate) fn unwrap(kind: KeyKind, pki_der: &[u8]) -> Result<Zeroizing<Vec<u8>>
     if pki.public_key.is_some() {
         return Err(Error::Encoding);
     }
-    Ok(Zeroizing::new(pki.private_key.to_vec()))
+    Ok(Zeroizing::new(pki.private_key.as_bytes().to_vec()))
 }
 
 #[derive(Clone, Copy, Debug, Sequence)]
 struct EncryptedPrivateKeyInfo<'a> {
     encryption_algorithm: Pbes2Algorithm<'a>,
-    encrypted_data: OctetStringRef<'a>,
+    encrypted_data: &'a OctetStringRef,
 }
 
 #[derive(Clone, Copy, Debug, Sequence)]
@@ -133,7 +133,7 @@ struct Pbkdf2Algorithm<'a> {
 
 #[derive(Clone, Copy, Debug, Sequence)]
 struct Pbkdf2Params<'a> {
-    salt: OctetStringRef<'a>,
+    salt: &'a OctetStringRef,
     iteration_count: u32,
     key_length: Option<u8>,
     prf: Option<AlgorithmIdentifierRef<'a>>,
@@ -142,7 +142,7 @@ struct Pbkdf2Params<'a> {
 #[derive(Clone, Copy, Debug, Sequence)]
 struct Sm4CbcAlgorithm<'a> {
     oid: ObjectIdentifier,
-    iv: OctetStringRef<'a>,
+    iv: &'a OctetStringRef,
 }
 
 fn derive_key(password: &[u8], salt: &[u8], iterations: u32) -> Result<Zeroizing<[u8; 16]>> {
@@ -165,8 +165,8 @@ pub(crate) fn encrypt(
         return Err(Error::InvalidLength);
     }
     let key = derive_key(password, salt, iterations)?;
-    let enc = cbc::Encryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into());
-    let data = enc.encrypt_padded_vec_mut::<Pkcs7>(pki_der);
+    let enc = cbc::Encryptor::<sm4_ct::Sm4>::new(&(*key).into(), &(*iv).into());
+    let data = enc.encrypt_padded_vec::<Pkcs7>(pki_der);
     let epki = EncryptedPrivateKeyInfo {
         encryption_algorithm: Pbes2Algorithm {
             oid: OID_PBES2,
@@ -224,12 +224,12 @@ pub(crate) fn decrypt(epki_der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<
         .try_into()
         .map_err(|_| Error::Encoding)?;
     let key = derive_key(password, kdf.salt.as_bytes(), kdf.iteration_count)?;
-    let dec = cbc::Decryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into());
+    let dec = cbc::Decryptor::<sm4_ct::Sm4>::new(&(*key).into(), &(*iv).into());
     let mut plain = dec
-        .decrypt_padded_vec_mut::<Pkcs7>(epki.encrypted_data.as_bytes())
+        .decrypt_padded_vec::<Pkcs7>(epki.encrypted_data.as_bytes())
         .map_err(|_| Error::Decryption)?;
     // A wrong password that happens to leave valid padding still fails here.
-    if PrivateKeyInfo::from_der(&plain).is_err() {
+    if PrivateKeyInfoRef::from_der(&plain).is_err() {
         plain.zeroize();
         return Err(Error::Decryption);
     }

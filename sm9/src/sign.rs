@@ -17,7 +17,7 @@
 use alloc::vec::Vec;
 
 use der::{Decode, Encode};
-use rand_core::CryptoRngCore;
+use rand_core::CryptoRng;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -153,7 +153,7 @@ impl<'a> Signer<'a> {
     }
 
     /// Signs the message with a fresh nonce from `rng`.
-    pub fn sign(self, rng: &mut impl CryptoRngCore) -> Signature {
+    pub fn sign(self, rng: &mut impl CryptoRng) -> Signature {
         loop {
             let mut r = random_nonzero_scalar(rng);
             let sig = self.sign_with_nonce_scalar(&r);
@@ -191,19 +191,19 @@ impl<'a> Signer<'a> {
 /// Signs `message` (one shot).
 ///
 /// ```
-/// # use rand_core::OsRng;
-/// let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+/// let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let alice = kgc.extract(b"Alice").unwrap();
-/// let sig = sm9::sign(&alice, &master, b"message", &mut OsRng).unwrap();
-/// assert!(sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
-/// assert_eq!(sm9::verify(&master, b"Bob", b"message", &sig), Err(sm9::Error::Verification));
+/// let sig = shangmi_sm9::sign(&alice, &master, b"message", &mut rng).unwrap();
+/// assert!(shangmi_sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
+/// assert_eq!(shangmi_sm9::verify(&master, b"Bob", b"message", &sig), Err(shangmi_sm9::Error::Verification));
 /// ```
 pub fn sign(
     key: &SignUserKey,
     master: &PreparedSignMasterPublicKey,
     message: &[u8],
-    rng: &mut impl CryptoRngCore,
+    rng: &mut impl CryptoRng,
 ) -> Result<Signature> {
     let mut s = Signer::new(key, master)?;
     s.update(message);
@@ -213,18 +213,18 @@ pub fn sign(
 /// Signs `message` (one shot) with a prepared [`SigningKey`].
 ///
 /// ```
-/// # use rand_core::OsRng;
-/// let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
+/// let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let alice = kgc.extract(b"Alice").unwrap().prepare(); // comb table of ds, built once
-/// let sig = sm9::sign_prepared(&alice, &master, b"message", &mut OsRng).unwrap();
-/// assert!(sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
+/// let sig = shangmi_sm9::sign_prepared(&alice, &master, b"message", &mut rng).unwrap();
+/// assert!(shangmi_sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
 /// ```
 pub fn sign_prepared(
     key: &SigningKey,
     master: &PreparedSignMasterPublicKey,
     message: &[u8],
-    rng: &mut impl CryptoRngCore,
+    rng: &mut impl CryptoRng,
 ) -> Result<Signature> {
     let mut s = Signer::with_prepared(key, master)?;
     s.update(message);
@@ -332,16 +332,16 @@ pub fn verify(
 /// [`signature::RandomizedSigner`].
 ///
 /// ```
-/// # use rand_core::OsRng;
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
 /// use signature::{RandomizedSigner, Verifier};
-/// let kgc = sm9::SignMasterKey::generate(&mut OsRng);
+/// let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
 /// let master = kgc.public_key().prepare();
 /// let alice = kgc.extract(b"Alice").unwrap();
-/// let signer = sm9::IdentitySigner::new(&alice, &master).unwrap();
-/// let sig: sm9::Signature = signer.sign_with_rng(&mut OsRng, b"message");
-/// let verifier = sm9::IdentityVerifier::new(&master, b"Alice");
+/// let signer = shangmi_sm9::IdentitySigner::new(&alice, &master).unwrap();
+/// let sig: shangmi_sm9::Signature = signer.sign_with_rng(&mut rng, b"message");
+/// let verifier = shangmi_sm9::IdentityVerifier::new(&master, b"Alice");
 /// assert!(verifier.verify(b"message", &sig).is_ok());
-/// assert!(sm9::IdentityVerifier::new(&master, b"Bob").verify(b"message", &sig).is_err());
+/// assert!(shangmi_sm9::IdentityVerifier::new(&master, b"Bob").verify(b"message", &sig).is_err());
 /// ```
 #[derive(Clone, Copy)]
 pub struct IdentitySigner<'a> {
@@ -373,9 +373,10 @@ impl<'a> IdentitySigner<'a> {
 }
 
 impl signature::RandomizedSigner<Signature> for IdentitySigner<'_> {
-    fn try_sign_with_rng(
+    /// An RNG failure is an error, never a signature.
+    fn try_sign_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
         &self,
-        rng: &mut impl CryptoRngCore,
+        rng: &mut R,
         msg: &[u8],
     ) -> core::result::Result<Signature, signature::Error> {
         let mut s = Signer {
@@ -384,7 +385,12 @@ impl signature::RandomizedSigner<Signature> for IdentitySigner<'_> {
             hash: HashToRange::new(H2_PREFIX),
         };
         s.update(msg);
-        Ok(s.sign(rng))
+        let mut rng = sm_field::RecordingRng::new(rng);
+        let sig = s.sign(&mut rng);
+        if rng.failed() {
+            return Err(signature::Error::new());
+        }
+        Ok(sig)
     }
 }
 
@@ -406,6 +412,13 @@ impl<'a> IdentityVerifier<'a> {
 impl signature::Verifier<Signature> for IdentityVerifier<'_> {
     fn verify(&self, msg: &[u8], sig: &Signature) -> core::result::Result<(), signature::Error> {
         verify(self.master, self.id, msg, sig).map_err(|_| signature::Error::new())
+    }
+}
+
+/// Hashes the canonical encoding `h ‖ S` (consistent with `Eq`).
+impl core::hash::Hash for Signature {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.to_bytes().hash(state);
     }
 }
 

@@ -9,9 +9,10 @@
 
 use alloc::vec::Vec;
 
+use cbc::cipher::array::Array;
+use cbc::cipher::block_padding::{Padding, Pkcs7};
 use cbc::cipher::{
-    block_padding::Pkcs7, BlockDecrypt, BlockDecryptMut, BlockEncrypt, BlockEncryptMut, KeyInit,
-    KeyIvInit,
+    BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit,
 };
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
@@ -175,14 +176,15 @@ pub(crate) fn seal_in_place(
     if mode == EncryptionMode::Sm4Ecb {
         // ECB straight on the block cipher: its 16-block kernel (the `ecb` crate's encryptor
         // hands blocks over one at a time).
-        sm4_ct::Sm4::new((&*key).into())
-            .encrypt_padded::<Pkcs7>(buf, n)
-            .expect("room for the padding");
+        let pad = buf.len() - n; // 1..=16 (`c2_len`)
+        buf[n..].fill(pad as u8);
+        let (blocks, _) = Array::slice_as_chunks_mut(&mut buf[..]);
+        sm4_ct::Sm4::new(&(*key).into()).encrypt_blocks(blocks);
     } else {
         buf.copy_within(..n, SM4_BLOCK_LEN);
         buf[..SM4_BLOCK_LEN].copy_from_slice(iv);
-        cbc::Encryptor::<sm4_ct::Sm4>::new((&*key).into(), iv.into())
-            .encrypt_padded_mut::<Pkcs7>(&mut buf[SM4_BLOCK_LEN..], n)
+        cbc::Encryptor::<sm4_ct::Sm4>::new(&(*key).into(), &(*iv).into())
+            .encrypt_padded::<Pkcs7>(&mut buf[SM4_BLOCK_LEN..], n)
             .expect("room for the padding");
     }
     zero
@@ -206,15 +208,21 @@ pub(crate) fn open_in_place(
     k1(&mut key[..]);
     let zero = is_all_zero(&key[..]);
     let (start, len) = if mode == EncryptionMode::Sm4Ecb {
-        let m = sm4_ct::Sm4::new((&*key).into())
-            .decrypt_padded::<Pkcs7>(buf)
-            .map_err(|_| Error::Decryption)?;
-        (0, m.len())
+        let (blocks, _) = Array::slice_as_chunks_mut(&mut buf[..]);
+        sm4_ct::Sm4::new(&(*key).into()).decrypt_blocks(blocks);
+        let last = buf.len() - SM4_BLOCK_LEN;
+        let tail = Pkcs7::raw_unpad(&buf[last..])
+            .map_err(|_| Error::Decryption)?
+            .len();
+        (0, last + tail)
     } else {
         let (iv, body) = buf.split_at_mut(SM4_BLOCK_LEN);
-        let m = cbc::Decryptor::<sm4_ct::Sm4>::new((&*key).into(), (&*iv).into())
-            .decrypt_padded_mut::<Pkcs7>(body)
-            .map_err(|_| Error::Decryption)?;
+        let m = cbc::Decryptor::<sm4_ct::Sm4>::new(
+            &(*key).into(),
+            &(*iv).try_into().expect("16 bytes"),
+        )
+        .decrypt_padded::<Pkcs7>(body)
+        .map_err(|_| Error::Decryption)?;
         (SM4_BLOCK_LEN, m.len())
     };
     keep_plaintext(buf, start, len);

@@ -3,9 +3,11 @@
 //! `Ciphertext` encodings in every mode and MAC, the GM/T 0044.5 Annex D examples decrypt in
 //! place, and every tampered or malformed ciphertext is the opaque error with the buffer emptied.
 
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use sm9::{Ciphertext, DecryptionKey, EncryptionMode, Error, MacMode, PreparedEncMasterPublicKey};
+use shangmi_sm9::{
+    Ciphertext, DecryptionKey, EncryptionMode, Error, MacMode, PreparedEncMasterPublicKey,
+};
 use sm_testvectors::hex_at;
 
 const MODES: [EncryptionMode; 3] = [
@@ -16,7 +18,7 @@ const MODES: [EncryptionMode; 3] = [
 const MACS: [MacMode; 2] = [MacMode::Sm3, MacMode::HmacSm3];
 
 fn keys() -> (PreparedEncMasterPublicKey, DecryptionKey) {
-    let kgc = sm9::EncMasterKey::generate(&mut ChaCha20Rng::seed_from_u64(1));
+    let kgc = shangmi_sm9::EncMasterKey::generate(&mut ChaCha20Rng::seed_from_u64(1));
     (
         kgc.public_key().prepare(),
         kgc.extract(b"Bob").unwrap().prepare(),
@@ -36,25 +38,27 @@ fn in_place_matches_encrypt_and_decrypt_for_random_lengths() {
                 let what = format!("{len} {mode:?} {mac:?}");
                 // The same seed gives the same nonce and IV: equal ciphertexts byte for byte.
                 let rng = || ChaCha20Rng::seed_from_u64(100 + round);
-                let reference = sm9::encrypt(&master, b"Bob", &msg, mode, mac, &mut rng()).unwrap();
+                let reference =
+                    shangmi_sm9::encrypt(&master, b"Bob", &msg, mode, mac, &mut rng()).unwrap();
                 let mut raw = msg.clone();
-                sm9::encrypt_in_place(&master, b"Bob", &mut raw, mode, mac, &mut rng()).unwrap();
+                shangmi_sm9::encrypt_in_place(&master, b"Bob", &mut raw, mode, mac, &mut rng())
+                    .unwrap();
                 assert_eq!(raw, reference.to_bytes(), "{what}");
-                let mut der = Vec::with_capacity(mode.c2_len(len) + sm9::DER_OVERHEAD);
+                let mut der = Vec::with_capacity(mode.c2_len(len) + shangmi_sm9::DER_OVERHEAD);
                 der.extend_from_slice(&msg);
                 let cap = der.capacity();
-                sm9::encrypt_der_in_place(&master, b"Bob", &mut der, mode, mac, &mut rng())
+                shangmi_sm9::encrypt_der_in_place(&master, b"Bob", &mut der, mode, mac, &mut rng())
                     .unwrap();
                 assert_eq!(der.capacity(), cap, "{what}: no reallocation");
                 assert_eq!(der, reference.to_der().unwrap(), "{what}");
                 assert_eq!(Ciphertext::check_der(&der), Ok(mode));
                 Ciphertext::check_bytes(mode, &raw).unwrap();
 
-                let old = sm9::decrypt(&bob, b"Bob", &reference, mac).unwrap();
+                let old = shangmi_sm9::decrypt(&bob, b"Bob", &reference, mac).unwrap();
                 assert_eq!(&old[..], &msg[..], "{what}");
-                sm9::decrypt_in_place(&bob, b"Bob", &mut raw, mode, mac).unwrap();
+                shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut raw, mode, mac).unwrap();
                 assert_eq!(raw, msg, "{what}");
-                sm9::decrypt_der_in_place(&bob, b"Bob", &mut der, mac).unwrap();
+                shangmi_sm9::decrypt_der_in_place(&bob, b"Bob", &mut der, mac).unwrap();
                 assert_eq!(der, msg, "{what}");
             }
         }
@@ -65,7 +69,7 @@ fn in_place_matches_encrypt_and_decrypt_for_random_lengths() {
 fn annex_d_examples_decrypt_in_place() {
     let v = sm_testvectors::sm9();
     let d = |p: &str| hex_at(&v, &format!("/encrypt_annexD/{p}"));
-    let kgc = sm9::EncMasterKey::from_bytes(&d("ke").try_into().unwrap()).unwrap();
+    let kgc = shangmi_sm9::EncMasterKey::from_bytes(&d("ke").try_into().unwrap()).unwrap();
     let bob = kgc.extract(b"Bob").unwrap().prepare();
     let m = d("M_hex");
     let c1 = [&[4u8][..], &d("C1")].concat();
@@ -91,13 +95,13 @@ fn annex_d_examples_decrypt_in_place() {
     ] {
         let raw = [&c1[..], &d(c3), &d(c2)].concat();
         let mut buf = raw.clone();
-        sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, mac).unwrap();
+        shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, mac).unwrap();
         assert_eq!(buf, m, "{mode:?} {mac:?}");
         let mut der = Ciphertext::from_bytes(mode, &raw)
             .unwrap()
             .to_der()
             .unwrap();
-        sm9::decrypt_der_in_place(&bob, b"Bob", &mut der, mac).unwrap();
+        shangmi_sm9::decrypt_der_in_place(&bob, b"Bob", &mut der, mac).unwrap();
         assert_eq!(der, m, "{mode:?} {mac:?} DER");
         // The other MAC, the other identity: rejected.
         let other = if mac == MacMode::Sm3 {
@@ -106,15 +110,15 @@ fn annex_d_examples_decrypt_in_place() {
             MacMode::Sm3
         };
         let mut buf = raw.clone();
-        let r = sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, other);
+        let r = shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, other);
         assert_rejected(r, &buf, "other MAC");
         let mut buf = raw.clone();
-        let r = sm9::decrypt_in_place(&bob, b"Alice", &mut buf, mode, mac);
+        let r = shangmi_sm9::decrypt_in_place(&bob, b"Alice", &mut buf, mode, mac);
         assert_rejected(r, &buf, "other identity");
     }
 }
 
-fn assert_rejected(r: sm9::Result<()>, buf: &[u8], what: &str) {
+fn assert_rejected(r: shangmi_sm9::Result<()>, buf: &[u8], what: &str) {
     assert_eq!(r, Err(Error::Decryption), "{what}");
     assert!(buf.is_empty(), "{what}: buffer not cleared");
 }
@@ -126,7 +130,8 @@ fn tampering_anywhere_is_the_opaque_error_and_clears_the_buffer() {
     let msg = b"twenty bytes of text";
     for mode in MODES {
         let mut raw = msg.to_vec();
-        sm9::encrypt_in_place(&master, b"Bob", &mut raw, mode, MacMode::Sm3, &mut rng).unwrap();
+        shangmi_sm9::encrypt_in_place(&master, b"Bob", &mut raw, mode, MacMode::Sm3, &mut rng)
+            .unwrap();
         for i in 0..raw.len() {
             let class = match i {
                 0..65 => "C1",
@@ -135,20 +140,21 @@ fn tampering_anywhere_is_the_opaque_error_and_clears_the_buffer() {
             };
             let mut buf = raw.clone();
             buf[i] ^= 0x01;
-            let r = sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, MacMode::Sm3);
+            let r = shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, MacMode::Sm3);
             assert_rejected(r, &buf, &format!("{mode:?} {class} byte {i}"));
         }
         for bad in [&raw[..raw.len() - 1], &raw[..97], &raw[..10]] {
             let mut buf = bad.to_vec();
-            let r = sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, MacMode::Sm3);
+            let r = shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, MacMode::Sm3);
             assert_rejected(r, &buf, &format!("{mode:?} truncated to {}", bad.len()));
         }
         let mut der = msg.to_vec();
-        sm9::encrypt_der_in_place(&master, b"Bob", &mut der, mode, MacMode::Sm3, &mut rng).unwrap();
+        shangmi_sm9::encrypt_der_in_place(&master, b"Bob", &mut der, mode, MacMode::Sm3, &mut rng)
+            .unwrap();
         for i in 0..der.len() {
             let mut buf = der.clone();
             buf[i] ^= 0x01;
-            let r = sm9::decrypt_der_in_place(&bob, b"Bob", &mut buf, MacMode::Sm3);
+            let r = shangmi_sm9::decrypt_der_in_place(&bob, b"Bob", &mut buf, MacMode::Sm3);
             assert_rejected(r, &buf, &format!("{mode:?} DER byte {i}"));
         }
     }
@@ -161,11 +167,18 @@ fn encrypting_an_empty_buffer_is_refused_and_leaves_it_alone() {
     let mut buf = Vec::new();
     for mode in MODES {
         assert_eq!(
-            sm9::encrypt_in_place(&master, b"Bob", &mut buf, mode, MacMode::Sm3, &mut rng),
+            shangmi_sm9::encrypt_in_place(&master, b"Bob", &mut buf, mode, MacMode::Sm3, &mut rng),
             Err(Error::EmptyPlaintext)
         );
         assert_eq!(
-            sm9::encrypt_der_in_place(&master, b"Bob", &mut buf, mode, MacMode::Sm3, &mut rng),
+            shangmi_sm9::encrypt_der_in_place(
+                &master,
+                b"Bob",
+                &mut buf,
+                mode,
+                MacMode::Sm3,
+                &mut rng
+            ),
             Err(Error::EmptyPlaintext)
         );
     }

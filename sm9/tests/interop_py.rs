@@ -1,8 +1,10 @@
 //! Interoperability with Python peers (see /work/shared/PEERS.md):
 //!
 //! * `gmalg` 1.1.2 (pure Python, full SM9, standard MAC): signatures both ways, encryption both
-//!   ways (raw C1 ‖ C3 ‖ C2), KEM, key exchange (it has no SA/SB, so the session keys are
-//!   compared). It is slow (≈ 4 signatures/s), so counts are small.
+//!   ways (raw C1 ‖ C3 ‖ C2), KEM, key exchange with either side as initiator (it has no SA/SB,
+//!   so the session keys are compared). It is slow (≈ 4 signatures/s), so counts are small.
+//! * SM4-CBC encryption mode, which no peer implements: gmalg's KEM + OpenSSL's `enc -sm4-cbc` +
+//!   gmalg's SM3 composed into the mode, both ways.
 //! * `gmssl-pyx` 2.1.0 (GmSSL 3.2): encryption keys in DER and password-encrypted PKCS#8,
 //!   encryption both ways with GmSSL's HMAC-SM3 MAC and GM/T 0080 DER ciphertexts.
 //!
@@ -11,7 +13,7 @@
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm9::{EncryptionMode, MacMode};
+use shangmi_sm9::{EncryptionMode, MacMode};
 
 use sm_testvectors::peers::run_python as py;
 
@@ -22,7 +24,7 @@ fn unhex(s: &str) -> Vec<u8> {
 #[test]
 fn gmalg_signatures_both_ways() {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
-    let kgc = sm9::SignMasterKey::generate(&mut rng);
+    let kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
     let master = kgc.public_key().prepare();
     let id = "alice@example.com".as_bytes();
     let msg = b"interop message \x00\x01\x02";
@@ -46,10 +48,10 @@ print(sk.hex()); print(h.hex()); print(S.hex())
         ],
     );
     assert_eq!(unhex(&out[0]), key.ds_bytes().to_vec());
-    let sig = sm9::Signature::from_parts(&unhex(&out[1]), &unhex(&out[2])).unwrap();
-    sm9::verify(&master, id, msg, &sig).unwrap();
+    let sig = shangmi_sm9::Signature::from_parts(&unhex(&out[1]), &unhex(&out[2])).unwrap();
+    shangmi_sm9::verify(&master, id, msg, &sig).unwrap();
     // We sign; gmalg verifies (and rejects a tampered message).
-    let sig = sm9::sign(&key, &master, msg, &mut rng).unwrap();
+    let sig = shangmi_sm9::sign(&key, &master, msg, &mut rng).unwrap();
     let out = py(
         r#"
 import sys, gmalg
@@ -71,14 +73,14 @@ print(v.verify(msg, h, S)); print(v.verify(msg + b"x", h, S))
 #[test]
 fn gmalg_encryption_kem_exchange() {
     let mut rng = ChaCha20Rng::seed_from_u64(2);
-    let kgc = sm9::EncMasterKey::generate(&mut rng);
+    let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
     let master = kgc.public_key().prepare();
     let mpk = hex::encode(kgc.public_key().to_bytes());
     let bob = kgc.extract(b"Bob").unwrap();
     let bob_dk = bob.prepare();
     let msg = b"standard MAC interop";
     // gmalg encrypts (KDF stream, SM3 MAC), decapsulates our KEM, decrypts our ciphertext.
-    let ct = sm9::encrypt(
+    let ct = shangmi_sm9::encrypt(
         &master,
         b"Bob",
         msg,
@@ -87,7 +89,7 @@ fn gmalg_encryption_kem_exchange() {
         &mut rng,
     )
     .unwrap();
-    let (k, c) = sm9::encapsulate(&master, b"Bob", 40, &mut rng).unwrap();
+    let (k, c) = shangmi_sm9::encapsulate(&master, b"Bob", 40, &mut rng).unwrap();
     let out = py(
         r#"
 import sys, gmalg
@@ -110,22 +112,26 @@ K, C = bob.encapsulate(24, b"Bob"); print(K.hex()); print(C.hex())
         ],
     );
     assert_eq!(unhex(&out[0]), bob.de_bytes().to_vec());
-    let theirs = sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &unhex(&out[1])).unwrap();
+    let theirs =
+        shangmi_sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &unhex(&out[1])).unwrap();
     assert_eq!(
-        &sm9::decrypt(&bob_dk, b"Bob", &theirs, MacMode::Sm3).unwrap()[..],
+        &shangmi_sm9::decrypt(&bob_dk, b"Bob", &theirs, MacMode::Sm3).unwrap()[..],
         msg
     );
     assert_eq!(unhex(&out[2]), msg);
     assert_eq!(unhex(&out[3]), k.to_vec());
-    let c2 = sm9::EncapsulatedKey::from_bytes(&unhex(&out[5])).unwrap();
+    let c2 = shangmi_sm9::EncapsulatedKey::from_bytes(&unhex(&out[5])).unwrap();
     assert_eq!(
-        sm9::decapsulate(&bob_dk, b"Bob", &c2, 24).unwrap().to_vec(),
+        shangmi_sm9::decapsulate(&bob_dk, b"Bob", &c2, 24)
+            .unwrap()
+            .to_vec(),
         unhex(&out[4])
     );
 
     // Key exchange: we are A (initiator), gmalg is B (responder); session keys agree.
     let alice = kgc.extract_exchange(b"Alice").unwrap().prepare();
-    let (a, ra) = sm9::Initiator::start(&alice, &master, b"Alice", b"Bob", &mut rng).unwrap();
+    let (a, ra) =
+        shangmi_sm9::Initiator::start(&alice, &master, b"Alice", b"Bob", &mut rng).unwrap();
     let out = py(
         r#"
 import sys, gmalg
@@ -143,9 +149,111 @@ print(bob.end_key_exchange(20, r, R, b"Alice", ra, gmalg.KEYXCHG_MODE.RESPONDER)
             &hex::encode(ra.to_bytes()),
         ],
     );
-    let rb = sm9::EphemeralPoint::from_bytes(&unhex(&out[0])).unwrap();
+    let rb = shangmi_sm9::EphemeralPoint::from_bytes(&unhex(&out[0])).unwrap();
     let (ska, _sa) = a.finish(&rb, None, 20).unwrap();
     assert_eq!(ska.to_vec(), unhex(&out[1]));
+
+    // The other direction: gmalg is A (initiator), we are B (responder).
+    let gmalg_alice = r#"
+import sys, gmalg
+ke, mpk = (bytes.fromhex(a) for a in sys.argv[1:3])
+kgc = gmalg.SM9KGC(hid_e=b"\x02", msk_e=ke, mpk_e=mpk)
+alice = gmalg.SM9(hid_e=b"\x02", mpk_e=mpk, sk_e=kgc.generate_sk_encrypt(b"Alice"), uid=b"Alice")
+"#;
+    let ke = hex::encode(kgc.to_bytes());
+    let out = py(
+        &format!(
+            "{gmalg_alice}r, R = alice.begin_key_exchange(b\"Bob\")\nprint(hex(r)); print(R.hex())"
+        ),
+        &[&ke, &mpk],
+    );
+    let (r, ra) = (&out[0], &out[1]);
+    let bob = kgc.extract_exchange(b"Bob").unwrap().prepare();
+    let ra_point = sm9::EphemeralPoint::from_bytes(&unhex(ra)).unwrap();
+    let (b, rb, _sb) =
+        sm9::Responder::respond(&bob, &master, b"Bob", b"Alice", &ra_point, &mut rng).unwrap();
+    let out = py(
+        &format!(
+            "{gmalg_alice}r, R, RB = int(sys.argv[3], 16), bytes.fromhex(sys.argv[4]), bytes.fromhex(sys.argv[5])
+print(alice.end_key_exchange(20, r, R, b\"Bob\", RB, gmalg.KEYXCHG_MODE.INITIATOR).hex())"
+        ),
+        &[&ke, &mpk, r, ra, &hex::encode(rb.to_bytes())],
+    );
+    assert_eq!(b.finish_unconfirmed(20).unwrap().to_vec(), unhex(&out[0]));
+}
+
+/// SM9 encryption with SM4-CBC as the block cipher (GM/T 0044.4: K1 is the SM4 key; here C2 =
+/// IV ‖ SM4-CBC(K1, IV, PKCS#7(M))) has no implementation elsewhere to compare with: gmalg, gmssl-pyx
+/// (GmSSL 3), snowland-smx and the `sm9` crate encrypt with the KDF stream only. So the mode is
+/// checked against an independent composition, both ways: gmalg's KEM gives K1 ‖ K2 for C1,
+/// OpenSSL's `enc -sm4-cbc` is the block cipher, gmalg's SM3 computes C3 = SM3(C2 ‖ K2).
+#[test]
+fn sm4_cbc_mode_against_gmalg_kem_and_openssl_sm4() {
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let kgc = sm9::EncMasterKey::generate(&mut rng);
+    let master = kgc.public_key().prepare();
+    let bob_dk = kgc.extract(b"Bob").unwrap().prepare();
+    let script = r#"
+import os, subprocess, sys, gmalg
+ke, mpk, ours, msg = (bytes.fromhex(a) for a in sys.argv[1:5])
+kgc = gmalg.SM9KGC(hid_e=b"\x03", msk_e=ke, mpk_e=mpk)
+bob = gmalg.SM9(hid_e=b"\x03", mpk_e=mpk, sk_e=kgc.generate_sk_encrypt(b"Bob"), uid=b"Bob")
+def sm4_cbc(flag, key, iv, data):
+    return subprocess.run(["openssl", "enc", flag, "-sm4-cbc", "-K", key.hex(), "-iv", iv.hex()],
+                          input=data, capture_output=True, check=True).stdout
+def sm3(data):
+    h = gmalg.SM3(); h.update(data); return h.value()
+# Ours: C1 (65 bytes) ‖ C3 ‖ C2; K = K1 (16) ‖ K2 (32).
+C1, C3, C2 = ours[:65], ours[65:97], ours[97:]
+K = bob.decapsulate(C1, 48)
+print(sm3(C2 + K[16:]).hex())
+print(sm4_cbc("-d", K[:16], C2[:16], C2[16:]).hex())
+# Theirs: gmalg's KEM, OpenSSL's SM4-CBC with a fresh IV, gmalg's SM3.
+K, C1 = bob.encapsulate(48, b"Bob")
+iv = os.urandom(16)
+C2 = iv + sm4_cbc("-e", K[:16], iv, msg)
+print((C1 + sm3(C2 + K[16:]) + C2).hex())
+"#;
+    for len in [1, 15, 16, 17, 100] {
+        let msg: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+        let ours = sm9::encrypt(
+            &master,
+            b"Bob",
+            &msg,
+            EncryptionMode::Sm4Cbc,
+            MacMode::Sm3,
+            &mut rng,
+        )
+        .unwrap()
+        .to_bytes();
+        let out = py(
+            script,
+            &[
+                &hex::encode(kgc.to_bytes()),
+                &hex::encode(kgc.public_key().to_bytes()),
+                &hex::encode(&ours),
+                &hex::encode(&msg),
+            ],
+        );
+        assert_eq!(
+            unhex(&out[0]),
+            &ours[65..97],
+            "C3 of our ciphertext, {len} bytes"
+        );
+        assert_eq!(unhex(&out[1]), msg, "OpenSSL decrypts our C2, {len} bytes");
+        let theirs = unhex(&out[2]);
+        let ct = sm9::Ciphertext::from_bytes(EncryptionMode::Sm4Cbc, &theirs).unwrap();
+        assert_eq!(
+            &sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::Sm3).unwrap()[..],
+            msg,
+            "their ciphertext, {len} bytes"
+        );
+        // The same bytes with GmSSL's MAC are refused.
+        assert_eq!(
+            sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::HmacSm3).unwrap_err(),
+            sm9::Error::Decryption
+        );
+    }
 }
 
 #[test]
@@ -163,28 +271,29 @@ print(k.encrypt_to_der("secret pw").hex())
 "#,
         &[],
     );
-    let kgc = sm9::EncMasterKey::from_der(&unhex(&out[0])).unwrap();
+    let kgc = shangmi_sm9::EncMasterKey::from_der(&unhex(&out[0])).unwrap();
     assert_eq!(kgc.to_der().unwrap().to_vec(), unhex(&out[0]));
-    let mpk = sm9::EncMasterPublicKey::from_der(&unhex(&out[1])).unwrap();
+    let mpk = shangmi_sm9::EncMasterPublicKey::from_der(&unhex(&out[1])).unwrap();
     assert_eq!(&mpk, kgc.public_key());
-    let bob = sm9::EncUserKey::from_der(&unhex(&out[2])).unwrap();
+    let bob = shangmi_sm9::EncUserKey::from_der(&unhex(&out[2])).unwrap();
     assert_eq!(bob.de_bytes(), kgc.extract(b"Bob").unwrap().de_bytes());
     let bob_dk = bob.prepare();
-    let ct = sm9::Ciphertext::from_der(&unhex(&out[3])).unwrap();
+    let ct = shangmi_sm9::Ciphertext::from_der(&unhex(&out[3])).unwrap();
     assert_eq!(
-        &sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::HmacSm3).unwrap()[..],
+        &shangmi_sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::HmacSm3).unwrap()[..],
         b"from GmSSL"
     );
     assert_eq!(
-        sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::Sm3).unwrap_err(),
-        sm9::Error::Decryption
+        shangmi_sm9::decrypt(&bob_dk, b"Bob", &ct, MacMode::Sm3).unwrap_err(),
+        shangmi_sm9::Error::Decryption
     );
-    let enc = sm9::EncUserKey::from_encrypted_pkcs8_der(&unhex(&out[4]), b"secret pw").unwrap();
+    let enc =
+        shangmi_sm9::EncUserKey::from_encrypted_pkcs8_der(&unhex(&out[4]), b"secret pw").unwrap();
     assert_eq!(enc.de_bytes(), bob.de_bytes());
 
     // We encrypt (GmSSL MAC) and export keys; GmSSL reads and decrypts.
     let master = mpk.prepare();
-    let ours = sm9::encrypt(
+    let ours = shangmi_sm9::encrypt(
         &master,
         b"Bob",
         b"from Rust",
@@ -193,9 +302,9 @@ print(k.encrypt_to_der("secret pw").hex())
         &mut rng,
     )
     .unwrap();
-    let kgc2 = sm9::EncMasterKey::generate(&mut rng);
+    let kgc2 = shangmi_sm9::EncMasterKey::generate(&mut rng);
     let carol = kgc2.extract(b"Carol").unwrap();
-    let carol_ct = sm9::encrypt(
+    let carol_ct = shangmi_sm9::encrypt(
         &kgc2.public_key().prepare(),
         b"Carol",
         b"to Carol",

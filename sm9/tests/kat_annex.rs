@@ -1,8 +1,8 @@
 //! GM/T 0044.5 (GB/T 38635.2) Annex A–D examples and the gmsm DER examples, byte for byte
 //! (sm-testvectors/data/sm9-vectors.json).
 
-use sm9::hazmat;
-use sm9::{EncryptionMode, MacMode};
+use shangmi_sm9::hazmat;
+use shangmi_sm9::{EncryptionMode, MacMode};
 use sm_testvectors::{hex, hex_at};
 
 fn v() -> serde_json::Value {
@@ -28,12 +28,15 @@ fn arr32(b: &[u8]) -> [u8; 32] {
 fn annex_a_signature() {
     let v = v();
     let a = |p: &str| at(&v, &format!("/sign_annexA/{p}"));
-    let kgc = sm9::SignMasterKey::from_bytes(&arr32(&a("ks"))).unwrap();
+    let kgc = shangmi_sm9::SignMasterKey::from_bytes(&arr32(&a("ks"))).unwrap();
     assert_eq!(kgc.public_key().to_bytes().to_vec(), pt(a("Ppubs")));
     let master = kgc.public_key().prepare();
     assert_eq!(master.g().to_bytes().to_vec(), a("g_e(P1,Ppubs)"));
     let id = a("ID_A_hex");
-    assert_eq!(sm9::h1(&id, 1).to_bytes().to_vec(), a("h1_H1(IDA||hid)"));
+    assert_eq!(
+        shangmi_sm9::h1(&id, 1).to_bytes().to_vec(),
+        a("h1_H1(IDA||hid)")
+    );
     let alice = kgc.extract(&id).unwrap();
     assert_eq!(alice.ds_bytes().to_vec(), pt(a("dsA")));
     let m = a("M_hex");
@@ -45,21 +48,21 @@ fn annex_a_signature() {
         der,
         at(&v, "/sign_annexA/derived/signature_DER_GmSSL_gmsm (SEQUENCE{h OCTET STRING, S BIT STRING 04||x||y})")
     );
-    assert_eq!(sm9::Signature::from_der(&der).unwrap(), sig);
-    sm9::verify(&master, &id, &m, &sig).unwrap();
+    assert_eq!(shangmi_sm9::Signature::from_der(&der).unwrap(), sig);
+    shangmi_sm9::verify(&master, &id, &m, &sig).unwrap();
     // Streaming in odd chunks.
-    let mut ver = sm9::Verifier::new(&master, &id, &sig);
+    let mut ver = shangmi_sm9::Verifier::new(&master, &id, &sig);
     for c in m.chunks(3) {
         ver.update(c);
     }
     ver.verify().unwrap();
     assert_eq!(
-        sm9::verify(&master, b"Bob", &m, &sig),
-        Err(sm9::Error::Verification)
+        shangmi_sm9::verify(&master, b"Bob", &m, &sig),
+        Err(shangmi_sm9::Error::Verification)
     );
     assert_eq!(
-        sm9::verify(&master, &id, b"other", &sig),
-        Err(sm9::Error::Verification)
+        shangmi_sm9::verify(&master, &id, b"other", &sig),
+        Err(shangmi_sm9::Error::Verification)
     );
 }
 
@@ -67,7 +70,7 @@ fn annex_a_signature() {
 fn annex_b_key_exchange() {
     let v = v();
     let b = |p: &str| at(&v, &format!("/key_exchange_annexB/{p}"));
-    let kgc = sm9::EncMasterKey::from_bytes(&arr32(&b("ke"))).unwrap();
+    let kgc = shangmi_sm9::EncMasterKey::from_bytes(&arr32(&b("ke"))).unwrap();
     assert_eq!(kgc.public_key().to_bytes().to_vec(), pt(b("Ppube")));
     let master = kgc.public_key().prepare();
     let alice = kgc.extract_exchange(b"Alice").unwrap();
@@ -102,7 +105,7 @@ fn annex_b_key_exchange() {
 fn annex_b_key_exchange_rejects_tampering() {
     let v = v();
     let b = |p: &str| at(&v, &format!("/key_exchange_annexB/{p}"));
-    let kgc = sm9::EncMasterKey::from_bytes(&arr32(&b("ke"))).unwrap();
+    let kgc = shangmi_sm9::EncMasterKey::from_bytes(&arr32(&b("ke"))).unwrap();
     let master = kgc.public_key().prepare();
     let alice = kgc.extract_exchange(b"Alice").unwrap().prepare();
     let bob = kgc.extract_exchange(b"Bob").unwrap().prepare();
@@ -121,7 +124,7 @@ fn annex_b_key_exchange_rejects_tampering() {
     sb[0] ^= 1;
     assert_eq!(
         a_state.finish(&rb, Some(&sb), 16).unwrap_err(),
-        sm9::Error::KeyConfirmation
+        shangmi_sm9::Error::KeyConfirmation
     );
     // Tampered SA.
     let (a_state, _) = start();
@@ -130,22 +133,22 @@ fn annex_b_key_exchange_rejects_tampering() {
     sa[31] ^= 0x80;
     assert_eq!(
         b_state.confirm(&sa, 16).unwrap_err(),
-        sm9::Error::KeyConfirmation
+        shangmi_sm9::Error::KeyConfirmation
     );
     // A different RB (wrong responder identity): SB does not match.
     let (a_state, _) = start();
     let (_, _, sb) = respond();
-    let other = sm9::EphemeralPoint::from_bytes(&pt(b("RA"))).unwrap();
+    let other = shangmi_sm9::EphemeralPoint::from_bytes(&pt(b("RA"))).unwrap();
     assert_eq!(
         a_state.finish(&other, Some(&sb), 16).unwrap_err(),
-        sm9::Error::KeyConfirmation
+        shangmi_sm9::Error::KeyConfirmation
     );
     // Off-curve RA is rejected when decoded.
     let mut bad = pt(b("RA"));
     bad[64] ^= 1;
     assert_eq!(
-        sm9::EphemeralPoint::from_bytes(&bad).unwrap_err(),
-        sm9::Error::InvalidPoint
+        shangmi_sm9::EphemeralPoint::from_bytes(&bad).unwrap_err(),
+        shangmi_sm9::Error::InvalidPoint
     );
 }
 
@@ -153,7 +156,7 @@ fn annex_b_key_exchange_rejects_tampering() {
 fn annex_c_kem() {
     let v = v();
     let c = |p: &str| at(&v, &format!("/kem_annexC/{p}"));
-    let kgc = sm9::EncMasterKey::from_bytes(&arr32(&c("ke"))).unwrap();
+    let kgc = shangmi_sm9::EncMasterKey::from_bytes(&arr32(&c("ke"))).unwrap();
     assert_eq!(kgc.public_key().to_bytes().to_vec(), pt(c("Ppube")));
     let master = kgc.public_key().prepare();
     let bob = kgc.extract(b"Bob").unwrap();
@@ -164,17 +167,21 @@ fn annex_c_kem() {
     assert_eq!(k.to_vec(), c("K"));
     let bob = bob.prepare();
     assert_eq!(
-        sm9::decapsulate(&bob, b"Bob", &enc, 32).unwrap().to_vec(),
+        shangmi_sm9::decapsulate(&bob, b"Bob", &enc, 32)
+            .unwrap()
+            .to_vec(),
         c("K")
     );
     // A shorter key is a prefix of the KDF stream.
     assert_eq!(
-        sm9::decapsulate(&bob, b"Bob", &enc, 7).unwrap().to_vec(),
+        shangmi_sm9::decapsulate(&bob, b"Bob", &enc, 7)
+            .unwrap()
+            .to_vec(),
         c("K")[..7].to_vec()
     );
     assert_eq!(
-        sm9::decapsulate(&bob, b"Bob", &enc, 0).unwrap_err(),
-        sm9::Error::InvalidLength
+        shangmi_sm9::decapsulate(&bob, b"Bob", &enc, 0).unwrap_err(),
+        shangmi_sm9::Error::InvalidLength
     );
 }
 
@@ -182,7 +189,7 @@ fn annex_c_kem() {
 fn annex_d_encryption() {
     let v = v();
     let d = |p: &str| at(&v, &format!("/encrypt_annexD/{p}"));
-    let kgc = sm9::EncMasterKey::from_bytes(&arr32(&d("ke"))).unwrap();
+    let kgc = shangmi_sm9::EncMasterKey::from_bytes(&arr32(&d("ke"))).unwrap();
     let master = kgc.public_key().prepare();
     let bob = kgc.extract(b"Bob").unwrap();
     assert_eq!(bob.de_bytes().to_vec(), pt(d("deB")));
@@ -207,20 +214,20 @@ fn annex_d_encryption() {
     raw.extend(d("xor_mode/C3=SM3(C2||K2)"));
     raw.extend(d("xor_mode/C2"));
     assert_eq!(ct.to_bytes(), raw);
-    let parsed = sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &raw).unwrap();
+    let parsed = shangmi_sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &raw).unwrap();
     assert_eq!(
-        sm9::decrypt(&bob, b"Bob", &parsed, MacMode::Sm3)
+        shangmi_sm9::decrypt(&bob, b"Bob", &parsed, MacMode::Sm3)
             .unwrap()
             .to_vec(),
         m
     );
     assert_eq!(
-        sm9::decrypt(&bob, b"Bob", &parsed, MacMode::HmacSm3).unwrap_err(),
-        sm9::Error::Decryption
+        shangmi_sm9::decrypt(&bob, b"Bob", &parsed, MacMode::HmacSm3).unwrap_err(),
+        shangmi_sm9::Error::Decryption
     );
     assert_eq!(
-        sm9::decrypt(&bob, b"Alice", &parsed, MacMode::Sm3).unwrap_err(),
-        sm9::Error::Decryption
+        shangmi_sm9::decrypt(&bob, b"Alice", &parsed, MacMode::Sm3).unwrap_err(),
+        shangmi_sm9::Error::Decryption
     );
     // GmSSL's MAC over the same C1/C2.
     let gm = hazmat::encrypt_with_nonce(
@@ -252,13 +259,13 @@ fn annex_d_encryption() {
     assert_eq!(ct.c2().to_vec(), d("sm4_ecb_pkcs7_mode/C2"));
     assert_eq!(ct.c3().to_vec(), d("sm4_ecb_pkcs7_mode/C3=SM3(C2||K2)"));
     assert_eq!(
-        sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3)
+        shangmi_sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3)
             .unwrap()
             .to_vec(),
         m
     );
     let der = ct.to_der().unwrap();
-    assert_eq!(sm9::Ciphertext::from_der(&der).unwrap(), ct);
+    assert_eq!(shangmi_sm9::Ciphertext::from_der(&der).unwrap(), ct);
     // SM4-CBC round trip with a fixed IV.
     let ct = hazmat::encrypt_with_nonce(
         &master,
@@ -271,10 +278,10 @@ fn annex_d_encryption() {
     )
     .unwrap();
     assert_eq!(&ct.c2()[..16], &[5; 16]);
-    let back = sm9::Ciphertext::from_der(&ct.to_der().unwrap()).unwrap();
+    let back = shangmi_sm9::Ciphertext::from_der(&ct.to_der().unwrap()).unwrap();
     assert_eq!(back.mode(), EncryptionMode::Sm4Cbc);
     assert_eq!(
-        sm9::decrypt(&bob, b"Bob", &back, MacMode::Sm3)
+        shangmi_sm9::decrypt(&bob, b"Bob", &back, MacMode::Sm3)
             .unwrap()
             .to_vec(),
         m
@@ -291,7 +298,7 @@ fn annex_d_encryption() {
             &[0; 16]
         )
         .unwrap_err(),
-        sm9::Error::EmptyPlaintext
+        shangmi_sm9::Error::EmptyPlaintext
     );
 }
 
@@ -309,34 +316,39 @@ fn gmsm_der_examples() {
             .to_vec()
     };
     let spk =
-        sm9::SignMasterPublicKey::from_bytes(&bs(&g("sign_master_public_key_BITSTRING"))).unwrap();
+        shangmi_sm9::SignMasterPublicKey::from_bytes(&bs(&g("sign_master_public_key_BITSTRING")))
+            .unwrap();
     let master = spk.prepare();
-    let sig = sm9::Signature::from_der(&g(
+    let sig = shangmi_sm9::Signature::from_der(&g(
         "signature_DER_valid_for_Alice_hid01_M_Chinese_IBS_standard",
     ))
     .unwrap();
-    sm9::verify(&master, b"Alice", b"Chinese IBS standard", &sig).unwrap();
+    shangmi_sm9::verify(&master, b"Alice", b"Chinese IBS standard", &sig).unwrap();
     assert_eq!(
         sig.to_der().unwrap(),
         g("signature_DER_valid_for_Alice_hid01_M_Chinese_IBS_standard")
     );
 
     let epk =
-        sm9::EncMasterPublicKey::from_bytes(&bs(&g("enc_master_public_key_BITSTRING"))).unwrap();
-    let bob = sm9::EncUserKey::from_parts(&bs(&g("enc_user_private_key_Bob_BITSTRING")), &epk)
-        .unwrap()
-        .prepare();
-    let c = sm9::EncapsulatedKey::from_der(&g("kem_C_BITSTRING_for_Bob")).unwrap();
+        shangmi_sm9::EncMasterPublicKey::from_bytes(&bs(&g("enc_master_public_key_BITSTRING")))
+            .unwrap();
+    let bob =
+        shangmi_sm9::EncUserKey::from_parts(&bs(&g("enc_user_private_key_Bob_BITSTRING")), &epk)
+            .unwrap()
+            .prepare();
+    let c = shangmi_sm9::EncapsulatedKey::from_der(&g("kem_C_BITSTRING_for_Bob")).unwrap();
     assert_eq!(c.to_der().unwrap(), g("kem_C_BITSTRING_for_Bob"));
     assert_eq!(
-        sm9::decapsulate(&bob, b"Bob", &c, 32).unwrap().to_vec(),
+        shangmi_sm9::decapsulate(&bob, b"Bob", &c, 32)
+            .unwrap()
+            .to_vec(),
         g("kem_K_32bytes")
     );
     let der = g("ciphertext_DER_XOR_standardMAC (SEQUENCE{INTEGER 0, BIT STRING C1, OCTET STRING C3, OCTET STRING C2})");
-    let ct = sm9::Ciphertext::from_der(&der).unwrap();
+    let ct = shangmi_sm9::Ciphertext::from_der(&der).unwrap();
     assert_eq!(ct.to_der().unwrap(), der);
     assert_eq!(
-        &sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3).unwrap()[..],
+        &shangmi_sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3).unwrap()[..],
         b"Chinese IBE standard"
     );
     let _ = hex("00");

@@ -2,7 +2,7 @@
 //! DER / PEM / encrypted PKCS#8, signatures and GmSSL-MAC ciphertexts with recorded nonces,
 //! byte for byte.
 
-use sm9::{hazmat, EncryptionMode, MacMode};
+use shangmi_sm9::{hazmat, EncryptionMode, MacMode};
 use sm_testvectors::{hex, hex_at};
 
 fn arr<const N: usize>(b: &[u8]) -> [u8; N] {
@@ -34,7 +34,8 @@ fn gmssl_cases() {
         let pw = s(c, "/sign_master_key/pem_password");
 
         // --- signature master key ---------------------------------------------------------
-        let kgc = sm9::SignMasterKey::from_bytes(&arr(&h("/sign_master_key/ks_hex"))).unwrap();
+        let kgc =
+            shangmi_sm9::SignMasterKey::from_bytes(&arr(&h("/sign_master_key/ks_hex"))).unwrap();
         assert_eq!(
             kgc.public_key().to_bytes().to_vec(),
             h("/sign_master_key/Ppubs_hex"),
@@ -45,7 +46,7 @@ fn gmssl_cases() {
             h("/sign_master_key/master_key_der_hex")
         );
         assert_eq!(
-            sm9::SignMasterKey::from_der(&h("/sign_master_key/master_key_der_hex"))
+            shangmi_sm9::SignMasterKey::from_der(&h("/sign_master_key/master_key_der_hex"))
                 .unwrap()
                 .to_bytes(),
             kgc.to_bytes()
@@ -59,8 +60,11 @@ fn gmssl_cases() {
             &s(c, "/sign_master_key/master_public_key_pem"),
         );
         assert_eq!(
-            &sm9::SignMasterPublicKey::from_pem(&s(c, "/sign_master_key/master_public_key_pem"))
-                .unwrap(),
+            &shangmi_sm9::SignMasterPublicKey::from_pem(&s(
+                c,
+                "/sign_master_key/master_public_key_pem"
+            ))
+            .unwrap(),
             kgc.public_key()
         );
         let enc = kgc
@@ -68,18 +72,18 @@ fn gmssl_cases() {
                 pw.as_bytes(),
                 &h("/sign_master_key/pem_pbkdf2_salt_hex"),
                 &arr(&h("/sign_master_key/pem_sm4_cbc_iv_hex")),
-                sm9::DEFAULT_PBKDF2_ITERATIONS,
+                shangmi_sm9::DEFAULT_PBKDF2_ITERATIONS,
             )
             .unwrap();
         let gm_pem = s(c, "/sign_master_key/encrypted_pem");
         let (_, gm_der) = der::pem::decode_vec(gm_pem.as_bytes()).unwrap();
         assert_eq!(enc, gm_der, "case {case}: encrypted sign master key");
-        let back = sm9::SignMasterKey::from_encrypted_pem(&gm_pem, pw.as_bytes()).unwrap();
+        let back = shangmi_sm9::SignMasterKey::from_encrypted_pem(&gm_pem, pw.as_bytes()).unwrap();
         assert_eq!(back.to_bytes(), kgc.to_bytes());
 
         // --- signature user key and signature -------------------------------------------
         assert_eq!(
-            sm9::h1(&id, 1).to_bytes().to_vec(),
+            shangmi_sm9::h1(&id, 1).to_bytes().to_vec(),
             h("/sign_user_key/h1_hex")
         );
         let user = kgc.extract(&id).unwrap();
@@ -97,17 +101,17 @@ fn gmssl_cases() {
                 pw.as_bytes(),
                 &h("/sign_user_key/pem_pbkdf2_salt_hex"),
                 &arr(&h("/sign_user_key/pem_sm4_cbc_iv_hex")),
-                sm9::DEFAULT_PBKDF2_ITERATIONS,
+                shangmi_sm9::DEFAULT_PBKDF2_ITERATIONS,
             )
             .unwrap();
         let gm_pem = s(c, "/sign_user_key/encrypted_pem");
         let (_, gm_der) = der::pem::decode_vec(gm_pem.as_bytes()).unwrap();
         assert_eq!(enc, gm_der, "case {case}: encrypted sign user key");
-        let back = sm9::SignUserKey::from_encrypted_pem(&gm_pem, pw.as_bytes()).unwrap();
+        let back = shangmi_sm9::SignUserKey::from_encrypted_pem(&gm_pem, pw.as_bytes()).unwrap();
         assert_eq!(back.ds_bytes(), user.ds_bytes());
         assert_eq!(
-            sm9::SignUserKey::from_encrypted_pem(&gm_pem, b"not the password").unwrap_err(),
-            sm9::Error::Decryption
+            shangmi_sm9::SignUserKey::from_encrypted_pem(&gm_pem, b"not the password").unwrap_err(),
+            shangmi_sm9::Error::Decryption
         );
 
         let master = kgc.public_key().prepare();
@@ -117,11 +121,12 @@ fn gmssl_cases() {
         assert_eq!(sig.h_bytes().to_vec(), h("/signature/h_hex"), "case {case}");
         assert_eq!(sig.s_bytes().to_vec(), h("/signature/S_hex"));
         assert_eq!(sig.to_der().unwrap(), h("/signature/signature_der_hex"));
-        let parsed = sm9::Signature::from_der(&h("/signature/signature_der_hex")).unwrap();
-        sm9::verify(&master, &id, &msg, &parsed).unwrap();
+        let parsed = shangmi_sm9::Signature::from_der(&h("/signature/signature_der_hex")).unwrap();
+        shangmi_sm9::verify(&master, &id, &msg, &parsed).unwrap();
 
         // --- encryption master key and user keys -----------------------------------------
-        let ekgc = sm9::EncMasterKey::from_bytes(&arr(&h("/enc_master_key/ke_hex"))).unwrap();
+        let ekgc =
+            shangmi_sm9::EncMasterKey::from_bytes(&arr(&h("/enc_master_key/ke_hex"))).unwrap();
         assert_eq!(
             ekgc.public_key().to_bytes().to_vec(),
             h("/enc_master_key/Ppube_hex")
@@ -143,7 +148,7 @@ fn gmssl_cases() {
                 pw.as_bytes(),
                 &h("/enc_master_key/pem_pbkdf2_salt_hex"),
                 &arr(&h("/enc_master_key/pem_sm4_cbc_iv_hex")),
-                sm9::DEFAULT_PBKDF2_ITERATIONS,
+                shangmi_sm9::DEFAULT_PBKDF2_ITERATIONS,
             )
             .unwrap();
         let gm_pem = s(c, "/enc_master_key/encrypted_pem");
@@ -151,7 +156,7 @@ fn gmssl_cases() {
         assert_eq!(enc, gm_der, "case {case}: encrypted enc master key");
 
         assert_eq!(
-            sm9::h1(&id, 3).to_bytes().to_vec(),
+            shangmi_sm9::h1(&id, 3).to_bytes().to_vec(),
             h("/enc_user_key/h1_hex")
         );
         let euser = ekgc.extract(&id).unwrap();
@@ -169,7 +174,7 @@ fn gmssl_cases() {
                 pw.as_bytes(),
                 &h("/enc_user_key/pem_pbkdf2_salt_hex"),
                 &arr(&h("/enc_user_key/pem_sm4_cbc_iv_hex")),
-                sm9::DEFAULT_PBKDF2_ITERATIONS,
+                shangmi_sm9::DEFAULT_PBKDF2_ITERATIONS,
             )
             .unwrap();
         let gm_pem = s(c, "/enc_user_key/encrypted_pem");
@@ -177,7 +182,7 @@ fn gmssl_cases() {
         assert_eq!(enc, gm_der, "case {case}: encrypted enc user key");
 
         assert_eq!(
-            sm9::h1(&id, 2).to_bytes().to_vec(),
+            shangmi_sm9::h1(&id, 2).to_bytes().to_vec(),
             h("/exch_user_key/h1_hex")
         );
         let xuser = ekgc.extract_exchange(&id).unwrap();
@@ -204,9 +209,11 @@ fn gmssl_cases() {
                     &[0; 16]
                 )
                 .unwrap_err(),
-                sm9::Error::EmptyPlaintext
+                shangmi_sm9::Error::EmptyPlaintext
             );
-            assert!(sm9::Ciphertext::from_der(&h("/encryption/ciphertext_der_hex")).is_err());
+            assert!(
+                shangmi_sm9::Ciphertext::from_der(&h("/encryption/ciphertext_der_hex")).is_err()
+            );
             continue;
         }
         let ct = hazmat::encrypt_with_nonce(
@@ -239,16 +246,17 @@ fn gmssl_cases() {
         .unwrap();
         assert_eq!(std_ct.c3().to_vec(), h("/encryption/C3_if_sm3_mac_hex"));
         let dk = euser.prepare();
-        let parsed = sm9::Ciphertext::from_der(&h("/encryption/ciphertext_der_hex")).unwrap();
+        let parsed =
+            shangmi_sm9::Ciphertext::from_der(&h("/encryption/ciphertext_der_hex")).unwrap();
         assert_eq!(
-            sm9::decrypt(&dk, &id, &parsed, MacMode::HmacSm3)
+            shangmi_sm9::decrypt(&dk, &id, &parsed, MacMode::HmacSm3)
                 .unwrap()
                 .to_vec(),
             msg
         );
         assert_eq!(
-            sm9::decrypt(&dk, &id, &parsed, MacMode::Sm3).unwrap_err(),
-            sm9::Error::Decryption
+            shangmi_sm9::decrypt(&dk, &id, &parsed, MacMode::Sm3).unwrap_err(),
+            shangmi_sm9::Error::Decryption
         );
     }
     let _ = hex("00");

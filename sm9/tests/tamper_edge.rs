@@ -8,8 +8,8 @@
 use proptest::prelude::*;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use sm9::hazmat;
-use sm9::{EncryptionMode, Error, MacMode};
+use shangmi_sm9::hazmat;
+use shangmi_sm9::{EncryptionMode, Error, MacMode};
 use sm_field::{Field, Fp2};
 use std::sync::OnceLock;
 
@@ -91,29 +91,29 @@ fn assert_err_in<T>(r: Result<T, Error>, allowed: &[Error], what: &str) {
 const DECODE: &[Error] = &[Error::Encoding, Error::InvalidPoint, Error::InvalidScalar];
 
 struct Fixture {
-    sign_kgc: sm9::SignMasterKey,
-    sign_master: sm9::PreparedSignMasterPublicKey,
-    alice: sm9::SignUserKey,
+    sign_kgc: shangmi_sm9::SignMasterKey,
+    sign_master: shangmi_sm9::PreparedSignMasterPublicKey,
+    alice: shangmi_sm9::SignUserKey,
     msg: Vec<u8>,
-    sig: sm9::Signature,
-    enc_kgc: sm9::EncMasterKey,
-    enc_master: sm9::PreparedEncMasterPublicKey,
-    bob: sm9::EncUserKey,
-    bob_dec: sm9::DecryptionKey,
-    x_alice: sm9::ExchangeKey,
-    x_bob: sm9::ExchangeKey,
+    sig: shangmi_sm9::Signature,
+    enc_kgc: shangmi_sm9::EncMasterKey,
+    enc_master: shangmi_sm9::PreparedEncMasterPublicKey,
+    bob: shangmi_sm9::EncUserKey,
+    bob_dec: shangmi_sm9::DecryptionKey,
+    x_alice: shangmi_sm9::ExchangeKey,
+    x_bob: shangmi_sm9::ExchangeKey,
 }
 
 fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
         let mut rng = ChaCha20Rng::seed_from_u64(0x7A3);
-        let sign_kgc = sm9::SignMasterKey::generate(&mut rng);
+        let sign_kgc = shangmi_sm9::SignMasterKey::generate(&mut rng);
         let sign_master = sign_kgc.public_key().prepare();
         let alice = sign_kgc.extract(b"Alice").unwrap();
         let msg = b"tamper-edge".to_vec();
-        let sig = sm9::sign(&alice, &sign_master, &msg, &mut rng).unwrap();
-        let enc_kgc = sm9::EncMasterKey::generate(&mut rng);
+        let sig = shangmi_sm9::sign(&alice, &sign_master, &msg, &mut rng).unwrap();
+        let enc_kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
         let enc_master = enc_kgc.public_key().prepare();
         let bob = enc_kgc.extract(b"Bob").unwrap();
         let bob_dec = bob.prepare();
@@ -142,16 +142,17 @@ fn fixture() -> &'static Fixture {
 #[test]
 fn every_bit_of_signatures_and_messages() {
     let f = fixture();
-    let verify = |s: &sm9::Signature, m: &[u8]| sm9::verify(&f.sign_master, b"Alice", m, s);
+    let verify =
+        |s: &shangmi_sm9::Signature, m: &[u8]| shangmi_sm9::verify(&f.sign_master, b"Alice", m, s);
     verify(&f.sig, &f.msg).unwrap();
     let raw = f.sig.to_bytes();
     let der = f.sig.to_der().unwrap();
     for (name, bytes) in [("raw", &raw[..]), ("der", &der[..])] {
         let parse = |b: &[u8]| {
             if name == "raw" {
-                sm9::Signature::from_bytes(b)
+                shangmi_sm9::Signature::from_bytes(b)
             } else {
-                sm9::Signature::from_der(b)
+                shangmi_sm9::Signature::from_der(b)
             }
         };
         for i in 0..bytes.len() * 8 {
@@ -187,7 +188,7 @@ fn every_bit_of_signatures_and_messages() {
     // Every bit of the signer's identity.
     for i in 0..5 * 8 {
         assert_eq!(
-            sm9::verify(&f.sign_master, &flip(b"Alice", i), &f.msg, &f.sig),
+            shangmi_sm9::verify(&f.sign_master, &flip(b"Alice", i), &f.msg, &f.sig),
             Err(Error::Verification)
         );
     }
@@ -199,12 +200,12 @@ fn signature_scalar_edges() {
     let s = f.sig.s_bytes();
     for h in [[0u8; 32], h32(N), h32(N_PLUS_1), h32(MAX)] {
         assert_eq!(
-            sm9::Signature::from_parts(&h, &s).unwrap_err(),
+            shangmi_sm9::Signature::from_parts(&h, &s).unwrap_err(),
             Error::InvalidScalar
         );
         let raw = [&h[..], &s[..]].concat();
         assert_eq!(
-            sm9::Signature::from_bytes(&raw).unwrap_err(),
+            shangmi_sm9::Signature::from_bytes(&raw).unwrap_err(),
             Error::InvalidScalar
         );
         // The DER form: h is an OCTET STRING, so its value is range checked the same way.
@@ -212,25 +213,25 @@ fn signature_scalar_edges() {
         let pos = der.windows(32).position(|w| w == f.sig.h_bytes()).unwrap();
         der[pos..pos + 32].copy_from_slice(&h);
         assert_eq!(
-            sm9::Signature::from_der(&der).unwrap_err(),
+            shangmi_sm9::Signature::from_der(&der).unwrap_err(),
             Error::InvalidScalar
         );
     }
     for h in [small(1), h32(N_MINUS_1)] {
-        let sig = sm9::Signature::from_parts(&h, &s).unwrap();
+        let sig = shangmi_sm9::Signature::from_parts(&h, &s).unwrap();
         assert_eq!(
-            sm9::Signature::from_der(&sig.to_der().unwrap()).unwrap(),
+            shangmi_sm9::Signature::from_der(&sig.to_der().unwrap()).unwrap(),
             sig
         );
         assert_eq!(
-            sm9::verify(&f.sign_master, b"Alice", &f.msg, &sig),
+            shangmi_sm9::verify(&f.sign_master, b"Alice", &f.msg, &sig),
             Err(Error::Verification)
         );
     }
     // h of the wrong length.
     for l in [0, 31, 33] {
         assert_eq!(
-            sm9::Signature::from_parts(&vec![1; l], &s).unwrap_err(),
+            shangmi_sm9::Signature::from_parts(&vec![1; l], &s).unwrap_err(),
             Error::Encoding
         );
     }
@@ -243,7 +244,7 @@ fn signature_scalar_edges() {
     }
     for r in [small(1), h32(N_MINUS_1)] {
         let sig = hazmat::sign_with_nonce(&f.alice, &f.sign_master, &f.msg, &r).unwrap();
-        sm9::verify(&f.sign_master, b"Alice", &f.msg, &sig).unwrap();
+        shangmi_sm9::verify(&f.sign_master, b"Alice", &f.msg, &sig).unwrap();
     }
 }
 
@@ -271,8 +272,9 @@ fn every_bit_of_ciphertexts() {
             &[k as u8; 16],
         )
         .unwrap();
-        let dec =
-            |c: &sm9::Ciphertext| sm9::decrypt(&f.bob_dec, b"Bob", c, mac).map(|m| m.to_vec());
+        let dec = |c: &shangmi_sm9::Ciphertext| {
+            shangmi_sm9::decrypt(&f.bob_dec, b"Bob", c, mac).map(|m| m.to_vec())
+        };
         assert_eq!(dec(&ct).unwrap(), pt);
         // The other MAC mode fails.
         let other = if mac == MacMode::Sm3 {
@@ -281,7 +283,7 @@ fn every_bit_of_ciphertexts() {
             MacMode::Sm3
         };
         assert_eq!(
-            sm9::decrypt(&f.bob_dec, b"Bob", &ct, other).unwrap_err(),
+            shangmi_sm9::decrypt(&f.bob_dec, b"Bob", &ct, other).unwrap_err(),
             Error::Decryption
         );
         let raw = ct.to_bytes();
@@ -289,9 +291,9 @@ fn every_bit_of_ciphertexts() {
         for (name, bytes) in [("raw", &raw), ("der", &der)] {
             let parse = |b: &[u8]| {
                 if name == "raw" {
-                    sm9::Ciphertext::from_bytes(mode, b)
+                    shangmi_sm9::Ciphertext::from_bytes(mode, b)
                 } else {
-                    sm9::Ciphertext::from_der(b)
+                    shangmi_sm9::Ciphertext::from_der(b)
                 }
             };
             let check = |b: &[u8], what: &str| match parse(b) {
@@ -312,11 +314,11 @@ fn every_bit_of_ciphertexts() {
         }
         // The wrong identity.
         assert_eq!(
-            sm9::decrypt(&f.bob_dec, b"Bob\0", &ct, mac).unwrap_err(),
+            shangmi_sm9::decrypt(&f.bob_dec, b"Bob\0", &ct, mac).unwrap_err(),
             Error::Decryption
         );
         assert_eq!(
-            sm9::decrypt(&f.bob_dec, b"", &ct, mac).unwrap_err(),
+            shangmi_sm9::decrypt(&f.bob_dec, b"", &ct, mac).unwrap_err(),
             Error::Decryption
         );
     }
@@ -326,15 +328,18 @@ fn every_bit_of_ciphertexts() {
 fn every_bit_of_kem_encapsulations() {
     let f = fixture();
     let (k, c) = hazmat::encapsulate_with_nonce(&f.enc_master, b"Bob", 32, &small(9)).unwrap();
-    assert_eq!(sm9::decapsulate(&f.bob_dec, b"Bob", &c, 32).unwrap(), k);
+    assert_eq!(
+        shangmi_sm9::decapsulate(&f.bob_dec, b"Bob", &c, 32).unwrap(),
+        k
+    );
     let raw = c.to_bytes();
     let der = c.to_der().unwrap();
     for (name, bytes) in [("raw", &raw[..]), ("der", &der[..])] {
         let parse = |b: &[u8]| {
             if name == "raw" {
-                sm9::EncapsulatedKey::from_bytes(b)
+                shangmi_sm9::EncapsulatedKey::from_bytes(b)
             } else {
-                sm9::EncapsulatedKey::from_der(b)
+                shangmi_sm9::EncapsulatedKey::from_der(b)
             }
         };
         for i in 0..bytes.len() * 8 {
@@ -350,12 +355,12 @@ fn every_bit_of_kem_encapsulations() {
         }
     }
     // Decapsulating for another identity or length gives another key, not an error.
-    let k2 = sm9::decapsulate(&f.bob_dec, b"Bob2", &c, 32).unwrap();
+    let k2 = shangmi_sm9::decapsulate(&f.bob_dec, b"Bob2", &c, 32).unwrap();
     assert_ne!(k2, k);
-    let k3 = sm9::decapsulate(&f.bob_dec, b"Bob", &c, 33).unwrap();
+    let k3 = shangmi_sm9::decapsulate(&f.bob_dec, b"Bob", &c, 33).unwrap();
     assert_eq!(&k3[..32], &k[..], "KDF output is a prefix-stable stream");
     assert_eq!(
-        sm9::decapsulate(&f.bob_dec, b"Bob", &c, 0).unwrap_err(),
+        shangmi_sm9::decapsulate(&f.bob_dec, b"Bob", &c, 0).unwrap_err(),
         Error::InvalidLength
     );
     // Nonces.
@@ -380,7 +385,10 @@ fn every_bit_of_kem_encapsulations() {
     }
     let (k, c) =
         hazmat::encapsulate_with_nonce(&f.enc_master, b"Bob", 16, &h32(N_MINUS_1)).unwrap();
-    assert_eq!(sm9::decapsulate(&f.bob_dec, b"Bob", &c, 16).unwrap(), k);
+    assert_eq!(
+        shangmi_sm9::decapsulate(&f.bob_dec, b"Bob", &c, 16).unwrap(),
+        k
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,7 +403,7 @@ fn every_bit_of_exchange_messages() {
         hazmat::initiator_start_with_nonce(&f.x_alice, &f.enc_master, b"Alice", b"Bob", &ra_nonce)
             .unwrap()
     };
-    let respond = |ra: &sm9::EphemeralPoint| {
+    let respond = |ra: &shangmi_sm9::EphemeralPoint| {
         hazmat::responder_respond_with_nonce(
             &f.x_bob,
             &f.enc_master,
@@ -414,14 +422,14 @@ fn every_bit_of_exchange_messages() {
         let bytes = p.to_bytes();
         for i in 0..bytes.len() * 8 {
             assert_err_in(
-                sm9::EphemeralPoint::from_bytes(&flip(&bytes, i)),
+                shangmi_sm9::EphemeralPoint::from_bytes(&flip(&bytes, i)),
                 DECODE,
                 &format!("{name} bit {i}"),
             );
         }
         for t in resized(&bytes) {
             assert_err_in(
-                sm9::EphemeralPoint::from_bytes(&t),
+                shangmi_sm9::EphemeralPoint::from_bytes(&t),
                 &[Error::Encoding],
                 name,
             );
@@ -484,14 +492,14 @@ fn every_bit_of_key_der() {
     let der = spk.to_der().unwrap();
     for i in 0..der.len() * 8 {
         assert_err_in(
-            sm9::SignMasterPublicKey::from_der(&flip(&der, i)),
+            shangmi_sm9::SignMasterPublicKey::from_der(&flip(&der, i)),
             DECODE,
             &format!("sign master public bit {i}"),
         );
     }
     for t in resized(&der) {
         assert_err_in(
-            sm9::SignMasterPublicKey::from_der(&t),
+            shangmi_sm9::SignMasterPublicKey::from_der(&t),
             &[Error::Encoding],
             "len",
         );
@@ -500,14 +508,14 @@ fn every_bit_of_key_der() {
     let der = epk.to_der().unwrap();
     for i in 0..der.len() * 8 {
         assert_err_in(
-            sm9::EncMasterPublicKey::from_der(&flip(&der, i)),
+            shangmi_sm9::EncMasterPublicKey::from_der(&flip(&der, i)),
             DECODE,
             &format!("enc master public bit {i}"),
         );
     }
     for t in resized(&der) {
         assert_err_in(
-            sm9::EncMasterPublicKey::from_der(&t),
+            shangmi_sm9::EncMasterPublicKey::from_der(&t),
             &[Error::Encoding],
             "len",
         );
@@ -517,52 +525,68 @@ fn every_bit_of_key_der() {
     let der = f.sign_kgc.to_der().unwrap();
     for i in 0..der.len() * 8 {
         assert_err_in(
-            sm9::SignMasterKey::from_der(&flip(&der, i)),
+            shangmi_sm9::SignMasterKey::from_der(&flip(&der, i)),
             DECODE,
             &format!("sign master bit {i}"),
         );
     }
     for t in resized(&der) {
-        assert_err_in(sm9::SignMasterKey::from_der(&t), &[Error::Encoding], "len");
+        assert_err_in(
+            shangmi_sm9::SignMasterKey::from_der(&t),
+            &[Error::Encoding],
+            "len",
+        );
     }
     let der = f.enc_kgc.to_der().unwrap();
     for i in 0..der.len() * 8 {
         assert_err_in(
-            sm9::EncMasterKey::from_der(&flip(&der, i)),
+            shangmi_sm9::EncMasterKey::from_der(&flip(&der, i)),
             DECODE,
             &format!("enc master bit {i}"),
         );
     }
     for t in resized(&der) {
-        assert_err_in(sm9::EncMasterKey::from_der(&t), &[Error::Encoding], "len");
+        assert_err_in(
+            shangmi_sm9::EncMasterKey::from_der(&t),
+            &[Error::Encoding],
+            "len",
+        );
     }
     // User keys.
     let der = f.alice.to_der().unwrap();
     for i in 0..der.len() * 8 {
         assert_err_in(
-            sm9::SignUserKey::from_der(&flip(&der, i)),
+            shangmi_sm9::SignUserKey::from_der(&flip(&der, i)),
             DECODE,
             &format!("sign user bit {i}"),
         );
     }
     for t in resized(&der) {
-        assert_err_in(sm9::SignUserKey::from_der(&t), &[Error::Encoding], "len");
+        assert_err_in(
+            shangmi_sm9::SignUserKey::from_der(&t),
+            &[Error::Encoding],
+            "len",
+        );
     }
     let der = f.bob.to_der().unwrap();
     for i in 0..der.len() * 8 {
         assert_err_in(
-            sm9::EncUserKey::from_der(&flip(&der, i)),
+            shangmi_sm9::EncUserKey::from_der(&flip(&der, i)),
             DECODE,
             &format!("enc user bit {i}"),
         );
         assert_err_in(
-            sm9::ExchangeUserKey::from_der(&flip(&der, i)),
+            shangmi_sm9::ExchangeUserKey::from_der(&flip(&der, i)),
             DECODE,
             &format!("exchange user bit {i}"),
         );
     }
     for t in resized(&der) {
-        assert_err_in(sm9::EncUserKey::from_der(&t), &[Error::Encoding], "len");
+        assert_err_in(
+            shangmi_sm9::EncUserKey::from_der(&t),
+            &[Error::Encoding],
+            "len",
+        );
     }
     // Unencrypted PKCS#8 of each key kind: every flip is rejected (an OID flip names another
     // or no algorithm; everything else as above).
@@ -583,11 +607,11 @@ fn every_bit_of_key_der() {
             }
         }};
     }
-    pkcs8_flips!(sm9::SignMasterKey, f.sign_kgc);
-    pkcs8_flips!(sm9::EncMasterKey, f.enc_kgc);
-    pkcs8_flips!(sm9::SignUserKey, f.alice);
-    pkcs8_flips!(sm9::EncUserKey, f.bob);
-    pkcs8_flips!(sm9::ExchangeUserKey, f.x_alice.user_key());
+    pkcs8_flips!(shangmi_sm9::SignMasterKey, f.sign_kgc);
+    pkcs8_flips!(shangmi_sm9::EncMasterKey, f.enc_kgc);
+    pkcs8_flips!(shangmi_sm9::SignUserKey, f.alice);
+    pkcs8_flips!(shangmi_sm9::EncUserKey, f.bob);
+    pkcs8_flips!(shangmi_sm9::ExchangeUserKey, f.x_alice.user_key());
 }
 
 /// DER `SEQUENCE { INTEGER k, BIT STRING ppub }` (the master key layout) for any `k` bytes.
@@ -629,19 +653,19 @@ fn master_key_scalar_edges() {
     );
     for k in [[0u8; 32], h32(N), h32(N_PLUS_1), h32(MAX)] {
         assert_eq!(
-            sm9::SignMasterKey::from_bytes(&k).unwrap_err(),
+            shangmi_sm9::SignMasterKey::from_bytes(&k).unwrap_err(),
             Error::InvalidScalar
         );
         assert_eq!(
-            sm9::EncMasterKey::from_bytes(&k).unwrap_err(),
+            shangmi_sm9::EncMasterKey::from_bytes(&k).unwrap_err(),
             Error::InvalidScalar
         );
         assert_eq!(
-            sm9::SignMasterKey::from_der(&master_der(&k, &sppub)).unwrap_err(),
+            shangmi_sm9::SignMasterKey::from_der(&master_der(&k, &sppub)).unwrap_err(),
             Error::InvalidScalar
         );
         assert_eq!(
-            sm9::EncMasterKey::from_der(&master_der(&k, &eppub)).unwrap_err(),
+            shangmi_sm9::EncMasterKey::from_der(&master_der(&k, &eppub)).unwrap_err(),
             Error::InvalidScalar
         );
     }
@@ -649,25 +673,25 @@ fn master_key_scalar_edges() {
     let mut k33 = vec![1u8];
     k33.extend_from_slice(&small(1));
     assert_eq!(
-        sm9::SignMasterKey::from_der(&master_der(&k33, &sppub)).unwrap_err(),
+        shangmi_sm9::SignMasterKey::from_der(&master_der(&k33, &sppub)).unwrap_err(),
         Error::InvalidScalar
     );
     // ks, ke ∈ {1, n − 1}: full life cycle (n − 1 ≡ −1: Ppub = −P2 / −P1).
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     for k in [small(1), h32(N_MINUS_1)] {
-        let kgc = sm9::SignMasterKey::from_bytes(&k).unwrap();
-        let back = sm9::SignMasterKey::from_der(&kgc.to_der().unwrap()).unwrap();
+        let kgc = shangmi_sm9::SignMasterKey::from_bytes(&k).unwrap();
+        let back = shangmi_sm9::SignMasterKey::from_der(&kgc.to_der().unwrap()).unwrap();
         assert_eq!(back.to_bytes(), kgc.to_bytes());
         let master = kgc.public_key().prepare();
         let user = kgc.extract(b"edge").unwrap();
-        let sig = sm9::sign(&user, &master, b"m", &mut rng).unwrap();
-        sm9::verify(&master, b"edge", b"m", &sig).unwrap();
-        let ekgc = sm9::EncMasterKey::from_bytes(&k).unwrap();
-        let back = sm9::EncMasterKey::from_der(&ekgc.to_der().unwrap()).unwrap();
+        let sig = shangmi_sm9::sign(&user, &master, b"m", &mut rng).unwrap();
+        shangmi_sm9::verify(&master, b"edge", b"m", &sig).unwrap();
+        let ekgc = shangmi_sm9::EncMasterKey::from_bytes(&k).unwrap();
+        let back = shangmi_sm9::EncMasterKey::from_der(&ekgc.to_der().unwrap()).unwrap();
         assert_eq!(back.to_bytes(), ekgc.to_bytes());
         let master = ekgc.public_key().prepare();
         let dec = ekgc.extract(b"edge").unwrap().prepare();
-        let ct = sm9::encrypt(
+        let ct = shangmi_sm9::encrypt(
             &master,
             b"edge",
             b"p",
@@ -677,15 +701,18 @@ fn master_key_scalar_edges() {
         )
         .unwrap();
         assert_eq!(
-            &sm9::decrypt(&dec, b"edge", &ct, MacMode::Sm3).unwrap()[..],
+            &shangmi_sm9::decrypt(&dec, b"edge", &ct, MacMode::Sm3).unwrap()[..],
             b"p"
         );
     }
     // A master key DER whose Ppub is a valid G2 point but not [ks]P2.
-    let other = sm9::SignMasterKey::from_bytes(&small(2)).unwrap();
+    let other = shangmi_sm9::SignMasterKey::from_bytes(&small(2)).unwrap();
     assert_eq!(
-        sm9::SignMasterKey::from_der(&master_der(&small(3), &other.public_key().to_bytes()))
-            .unwrap_err(),
+        shangmi_sm9::SignMasterKey::from_der(&master_der(
+            &small(3),
+            &other.public_key().to_bytes()
+        ))
+        .unwrap_err(),
         Error::InvalidPoint
     );
 }
@@ -769,7 +796,7 @@ fn point_edges_in_every_point_carrying_input() {
         ([&[6u8][..], &x0, &y0].concat(), Error::Encoding),
     ];
     // The canonical point itself is valid wherever a G1 point is parsed.
-    assert!(sm9::EncMasterPublicKey::from_bytes(&valid_g1).is_ok());
+    assert!(shangmi_sm9::EncMasterPublicKey::from_bytes(&valid_g1).is_ok());
     let sppub = f.sign_kgc.public_key().to_bytes();
     let eppub = f.enc_kgc.public_key().to_bytes();
     let ds = f.alice.ds_bytes();
@@ -779,17 +806,17 @@ fn point_edges_in_every_point_carrying_input() {
     for (enc, want) in &g1_bad {
         let what = hex::encode(enc);
         let w = std::slice::from_ref(want);
-        assert_err_in(sm9::EncMasterPublicKey::from_bytes(enc), w, &what);
-        assert_err_in(sm9::EphemeralPoint::from_bytes(enc), w, &what);
-        assert_err_in(sm9::EncapsulatedKey::from_bytes(enc), w, &what);
-        assert_err_in(sm9::Signature::from_parts(&h, enc), w, &what);
+        assert_err_in(shangmi_sm9::EncMasterPublicKey::from_bytes(enc), w, &what);
+        assert_err_in(shangmi_sm9::EphemeralPoint::from_bytes(enc), w, &what);
+        assert_err_in(shangmi_sm9::EncapsulatedKey::from_bytes(enc), w, &what);
+        assert_err_in(shangmi_sm9::Signature::from_parts(&h, enc), w, &what);
         assert_err_in(
-            sm9::SignUserKey::from_parts(enc, f.sign_kgc.public_key()),
+            shangmi_sm9::SignUserKey::from_parts(enc, f.sign_kgc.public_key()),
             w,
             &what,
         );
         assert_err_in(
-            sm9::Ciphertext::from_parts(EncryptionMode::KdfStream, enc, &c3, b"x"),
+            shangmi_sm9::Ciphertext::from_parts(EncryptionMode::KdfStream, enc, &c3, b"x"),
             w,
             &what,
         );
@@ -803,7 +830,7 @@ fn point_edges_in_every_point_carrying_input() {
                 ]
                 .concat(),
             );
-            assert_err_in(sm9::SignUserKey::from_der(&user), w, &what);
+            assert_err_in(shangmi_sm9::SignUserKey::from_der(&user), w, &what);
             let user = tlv(
                 0x30,
                 &[
@@ -812,9 +839,9 @@ fn point_edges_in_every_point_carrying_input() {
                 ]
                 .concat(),
             );
-            assert_err_in(sm9::EncUserKey::from_der(&user), w, &what);
+            assert_err_in(shangmi_sm9::EncUserKey::from_der(&user), w, &what);
             assert_err_in(
-                sm9::EncMasterPublicKey::from_der(&tlv(
+                shangmi_sm9::EncMasterPublicKey::from_der(&tlv(
                     0x30,
                     &tlv(0x03, &[&[0u8][..], enc].concat()),
                 )),
@@ -822,13 +849,13 @@ fn point_edges_in_every_point_carrying_input() {
                 &what,
             );
             assert_err_in(
-                sm9::EncapsulatedKey::from_der(&tlv(0x03, &[&[0u8][..], enc].concat())),
+                shangmi_sm9::EncapsulatedKey::from_der(&tlv(0x03, &[&[0u8][..], enc].concat())),
                 w,
                 &what,
             );
             // A master key DER with the bad Ppub-e: the point must match ke·P1.
             assert_err_in(
-                sm9::EncMasterKey::from_der(&master_der(&f.enc_kgc.to_bytes()[..], enc)),
+                shangmi_sm9::EncMasterKey::from_der(&master_der(&f.enc_kgc.to_bytes()[..], enc)),
                 &[Error::InvalidPoint],
                 &what,
             );
@@ -885,13 +912,21 @@ fn point_edges_in_every_point_carrying_input() {
     for (enc, want) in &g2_bad {
         let what = hex::encode(&enc[..enc.len().min(8)]);
         let w = std::slice::from_ref(want);
-        assert_err_in(sm9::SignMasterPublicKey::from_bytes(enc), w, &what);
-        assert_err_in(sm9::EncUserKey::from_parts(enc, eppub_key), w, &what);
-        assert_err_in(sm9::ExchangeUserKey::from_parts(enc, eppub_key), w, &what);
+        assert_err_in(shangmi_sm9::SignMasterPublicKey::from_bytes(enc), w, &what);
+        assert_err_in(
+            shangmi_sm9::EncUserKey::from_parts(enc, eppub_key),
+            w,
+            &what,
+        );
+        assert_err_in(
+            shangmi_sm9::ExchangeUserKey::from_parts(enc, eppub_key),
+            w,
+            &what,
+        );
         if enc.len() == 129 {
             let bits = tlv(0x03, &[&[0u8][..], enc].concat());
             assert_err_in(
-                sm9::SignMasterPublicKey::from_der(&tlv(0x30, &bits)),
+                shangmi_sm9::SignMasterPublicKey::from_der(&tlv(0x30, &bits)),
                 w,
                 &what,
             );
@@ -899,15 +934,15 @@ fn point_edges_in_every_point_carrying_input() {
                 0x30,
                 &[tlv(0x03, &[&[0u8][..], &ds[..]].concat()), bits.clone()].concat(),
             );
-            assert_err_in(sm9::SignUserKey::from_der(&user), w, &what);
+            assert_err_in(shangmi_sm9::SignUserKey::from_der(&user), w, &what);
             let user = tlv(
                 0x30,
                 &[bits.clone(), tlv(0x03, &[&[0u8][..], &eppub].concat())].concat(),
             );
-            assert_err_in(sm9::EncUserKey::from_der(&user), w, &what);
-            assert_err_in(sm9::ExchangeUserKey::from_der(&user), w, &what);
+            assert_err_in(shangmi_sm9::EncUserKey::from_der(&user), w, &what);
+            assert_err_in(shangmi_sm9::ExchangeUserKey::from_der(&user), w, &what);
             assert_err_in(
-                sm9::SignMasterKey::from_der(&master_der(&f.sign_kgc.to_bytes()[..], enc)),
+                shangmi_sm9::SignMasterKey::from_der(&master_der(&f.sign_kgc.to_bytes()[..], enc)),
                 &[Error::InvalidPoint],
                 &what,
             );
@@ -931,16 +966,16 @@ fn identity_lengths_0_and_65535() {
     for (i, id) in ids.iter().enumerate() {
         // Sign / verify, plain and streamed, and with a prepared signing key.
         let key = f.sign_kgc.extract(id).unwrap();
-        let sig = sm9::sign(&key, &f.sign_master, &f.msg, &mut rng).unwrap();
-        sm9::verify(&f.sign_master, id, &f.msg, &sig).unwrap();
-        let mut v = sm9::Verifier::new(&f.sign_master, id, &sig);
+        let sig = shangmi_sm9::sign(&key, &f.sign_master, &f.msg, &mut rng).unwrap();
+        shangmi_sm9::verify(&f.sign_master, id, &f.msg, &sig).unwrap();
+        let mut v = shangmi_sm9::Verifier::new(&f.sign_master, id, &sig);
         v.update(&f.msg[..3]).update(&f.msg[3..]);
         v.verify().unwrap();
         let prepared = key.prepare();
-        let sig2 = sm9::sign_prepared(&prepared, &f.sign_master, &f.msg, &mut rng).unwrap();
-        sm9::verify(&f.sign_master, id, &f.msg, &sig2).unwrap();
+        let sig2 = shangmi_sm9::sign_prepared(&prepared, &f.sign_master, &f.msg, &mut rng).unwrap();
+        shangmi_sm9::verify(&f.sign_master, id, &f.msg, &sig2).unwrap();
         // Round trip of the key through DER.
-        let back = sm9::SignUserKey::from_der(&key.to_der().unwrap()).unwrap();
+        let back = shangmi_sm9::SignUserKey::from_der(&key.to_der().unwrap()).unwrap();
         assert_eq!(back.ds_bytes(), key.ds_bytes());
         // Encrypt / decrypt in every mode, KEM.
         let dec = f.enc_kgc.extract(id).unwrap().prepare();
@@ -949,7 +984,7 @@ fn identity_lengths_0_and_65535() {
             EncryptionMode::Sm4Ecb,
             EncryptionMode::Sm4Cbc,
         ] {
-            let ct = sm9::encrypt(
+            let ct = shangmi_sm9::encrypt(
                 &f.enc_master,
                 id,
                 b"to whom it may concern",
@@ -959,22 +994,22 @@ fn identity_lengths_0_and_65535() {
             )
             .unwrap();
             assert_eq!(
-                &sm9::decrypt(&dec, id, &ct, MacMode::Sm3).unwrap()[..],
+                &shangmi_sm9::decrypt(&dec, id, &ct, MacMode::Sm3).unwrap()[..],
                 b"to whom it may concern"
             );
         }
-        let (k, c) = sm9::encapsulate(&f.enc_master, id, 64, &mut rng).unwrap();
-        assert_eq!(sm9::decapsulate(&dec, id, &c, 64).unwrap(), k);
+        let (k, c) = shangmi_sm9::encapsulate(&f.enc_master, id, 64, &mut rng).unwrap();
+        assert_eq!(shangmi_sm9::decapsulate(&dec, id, &c, 64).unwrap(), k);
         // Cross-identity: nothing made for id verifies / decrypts under another.
         for (j, other) in ids.iter().enumerate() {
             if i == j {
                 continue;
             }
             assert_eq!(
-                sm9::verify(&f.sign_master, other, &f.msg, &sig),
+                shangmi_sm9::verify(&f.sign_master, other, &f.msg, &sig),
                 Err(Error::Verification)
             );
-            let ct = sm9::encrypt(
+            let ct = shangmi_sm9::encrypt(
                 &f.enc_master,
                 id,
                 b"x",
@@ -984,10 +1019,10 @@ fn identity_lengths_0_and_65535() {
             )
             .unwrap();
             assert_eq!(
-                sm9::decrypt(&dec, other, &ct, MacMode::Sm3).unwrap_err(),
+                shangmi_sm9::decrypt(&dec, other, &ct, MacMode::Sm3).unwrap_err(),
                 Error::Decryption
             );
-            assert_ne!(sm9::decapsulate(&dec, other, &c, 64).unwrap(), k);
+            assert_ne!(shangmi_sm9::decapsulate(&dec, other, &c, 64).unwrap(), k);
         }
     }
     // Key exchange with an empty and a 65,535-byte identity, both role assignments.
@@ -998,9 +1033,10 @@ fn identity_lengths_0_and_65535() {
     ] {
         let xa = f.enc_kgc.extract_exchange(ida).unwrap().prepare();
         let xb = f.enc_kgc.extract_exchange(idb).unwrap().prepare();
-        let (a, ra) = sm9::Initiator::start(&xa, &f.enc_master, ida, idb, &mut rng).unwrap();
+        let (a, ra) =
+            shangmi_sm9::Initiator::start(&xa, &f.enc_master, ida, idb, &mut rng).unwrap();
         let (b, rb, sb) =
-            sm9::Responder::respond(&xb, &f.enc_master, idb, ida, &ra, &mut rng).unwrap();
+            shangmi_sm9::Responder::respond(&xb, &f.enc_master, idb, ida, &ra, &mut rng).unwrap();
         let (ka, sa) = a.finish(&rb, Some(&sb), 40).unwrap();
         assert_eq!(b.confirm(&sa, 40).unwrap(), ka);
     }
@@ -1025,33 +1061,33 @@ proptest! {
         let f = fixture();
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
         let key = f.sign_kgc.extract(&id).unwrap();
-        let sig = sm9::sign(&key, &f.sign_master, &msg, &mut rng).unwrap();
-        prop_assert!(sm9::verify(&f.sign_master, &id, &msg, &sig).is_ok());
+        let sig = shangmi_sm9::sign(&key, &f.sign_master, &msg, &mut rng).unwrap();
+        prop_assert!(shangmi_sm9::verify(&f.sign_master, &id, &msg, &sig).is_ok());
         let mut raw = sig.to_bytes();
         raw[pos % raw.len()] ^= xor;
-        match sm9::Signature::from_bytes(&raw) {
-            Ok(s) => prop_assert_eq!(sm9::verify(&f.sign_master, &id, &msg, &s), Err(Error::Verification)),
+        match shangmi_sm9::Signature::from_bytes(&raw) {
+            Ok(s) => prop_assert_eq!(shangmi_sm9::verify(&f.sign_master, &id, &msg, &s), Err(Error::Verification)),
             Err(e) => prop_assert!(DECODE.contains(&e)),
         }
         let mut m = msg.clone();
         let l = m.len();
         m[pos % l] ^= xor;
-        prop_assert_eq!(sm9::verify(&f.sign_master, &id, &m, &sig), Err(Error::Verification));
+        prop_assert_eq!(shangmi_sm9::verify(&f.sign_master, &id, &m, &sig), Err(Error::Verification));
 
         let dec = f.enc_kgc.extract(&id).unwrap().prepare();
-        let ct = sm9::encrypt(&f.enc_master, &id, &msg, EncryptionMode::Sm4Cbc, MacMode::HmacSm3, &mut rng).unwrap();
+        let ct = shangmi_sm9::encrypt(&f.enc_master, &id, &msg, EncryptionMode::Sm4Cbc, MacMode::HmacSm3, &mut rng).unwrap();
         let mut der = ct.to_der().unwrap();
         let l = der.len();
         der[pos % l] ^= xor;
-        match sm9::Ciphertext::from_der(&der) {
-            Ok(t) => prop_assert_eq!(sm9::decrypt(&dec, &id, &t, MacMode::HmacSm3).unwrap_err(), Error::Decryption),
+        match shangmi_sm9::Ciphertext::from_der(&der) {
+            Ok(t) => prop_assert_eq!(shangmi_sm9::decrypt(&dec, &id, &t, MacMode::HmacSm3).unwrap_err(), Error::Decryption),
             Err(e) => prop_assert!(DECODE.contains(&e) || e == Error::UnknownAlgorithm),
         }
         let der = ct.to_der().unwrap();
-        prop_assert!(sm9::Ciphertext::from_der(&der[..cut % der.len()]).is_err());
+        prop_assert!(shangmi_sm9::Ciphertext::from_der(&der[..cut % der.len()]).is_err());
         let raw = ct.to_bytes();
-        match sm9::Ciphertext::from_bytes(EncryptionMode::Sm4Cbc, &raw[..cut % raw.len()]) {
-            Ok(t) => prop_assert_eq!(sm9::decrypt(&dec, &id, &t, MacMode::HmacSm3).unwrap_err(), Error::Decryption),
+        match shangmi_sm9::Ciphertext::from_bytes(EncryptionMode::Sm4Cbc, &raw[..cut % raw.len()]) {
+            Ok(t) => prop_assert_eq!(shangmi_sm9::decrypt(&dec, &id, &t, MacMode::HmacSm3).unwrap_err(), Error::Decryption),
             Err(e) => prop_assert!(DECODE.contains(&e)),
         }
     }

@@ -31,6 +31,10 @@ fn kernel_expectations() -> Vec<(&'static str, &'static str)> {
     set
 }
 
+/// The crates whose tests run one suite per limb backend, with the feature that compiles them all.
+const ALL_BACKENDS_FEATURES: &str =
+    "sm-field/all-backends,sm-curve/all-backends,sm-pairing/all-backends,shangmi-sm2/all-backends";
+
 pub fn run(args: &[String]) -> Result<(), String> {
     println!(
         "xtask test: Python peers in {}",
@@ -41,9 +45,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     cmd.current_dir(crate::workspace_root())
         .env("SM_PEERS_PYTHON", &python)
         .envs(kernel_expectations())
+        // Every limb backend's suite, asked for by name (not left to feature unification with
+        // xtask's own dependencies); the suites fail if one was not compiled.
+        .env("SM_EXPECT_ALL_BACKENDS", "1")
         // The test profile is opt-level 3 with debug assertions and overflow checks kept on, so
         // heavy property tests run fast and arithmetic overflow still fails loudly.
-        .args(["test", "--workspace"])
+        .args(["test", "--workspace", "--features", ALL_BACKENDS_FEATURES])
         .args(args);
     crate::run_cmd(&mut cmd)?;
     // The `op-count` suites (one asserts equal operation counts for different secrets), behind a
@@ -56,9 +63,28 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .args(["--features", "op-count", "--test", "op_count"]),
         )?;
     }
+    // sm-pairing's step diagnostics (feature `research`) against the num-bigint textbook loop.
+    crate::run_cmd(
+        Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .current_dir(crate::workspace_root())
+            .args(["test", "-p", "sm-pairing", "--features", "research"])
+            .args(["--test", "research_trace"]),
+    )?;
+    interop_rustcrypto_generic()?;
     // The Python wheel: built with maturin, tested with pytest in the same venv.
     crate::py::test()?;
     // The WebAssembly/npm package: wasm32 build, Node tests, interop with npm SM2 libraries,
     // npm pack + install, headless Chromium (everything cached under target/wasm).
     crate::wasm::run(&["test".to_string()])
+}
+
+/// The crate outside the workspace (its own lock file and target directory, as a user's crate
+/// would be): our SM2 types through the same generic RustCrypto code as `p256`/`ecdsa`, and an
+/// SM2 certificate built with `x509-cert` and checked by the `openssl` CLI.
+fn interop_rustcrypto_generic() -> Result<(), String> {
+    crate::run_cmd(
+        Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .current_dir(crate::workspace_root().join("interop/rustcrypto-generic"))
+            .args(["test", "--locked"]),
+    )
 }

@@ -177,7 +177,7 @@ fn sign_with(s: &Secret, how: u8) -> Prepared {
         move || {
             let mut rng = s.rng();
             let sig = match how {
-                0 => signer.sign(&mut rng, MSG),
+                0 => signer.sign_with_rng(&mut rng, MSG),
                 1 => signer.sign_hedged(&mut rng, MSG),
                 _ => signer.sign_deterministic(MSG),
             };

@@ -8,7 +8,7 @@
 //! instructions) and are checked by dudect on real hardware.
 
 use sm4_ct::cipher::block_padding::NoPadding;
-use sm4_ct::cipher::{BlockDecryptMut, BlockEncrypt, InnerIvInit};
+use sm4_ct::cipher::{BlockCipherEncrypt, BlockModeDecrypt, InnerIvInit};
 use sm4_ct::{Implementation, Sm4};
 
 use super::{ensure, Op, Prepared, Secret};
@@ -87,7 +87,7 @@ fn cbc_decrypt(s: &Secret, imp: Implementation) -> Prepared {
     Prepared::new(
         move || {
             cbc::Decryptor::<Sm4>::inner_iv_init(c.clone(), &iv.into())
-                .decrypt_padded_vec_mut::<NoPadding>(&ct)
+                .decrypt_padded_vec::<NoPadding>(&ct)
                 .expect("whole blocks")
         },
         move |s, out| {

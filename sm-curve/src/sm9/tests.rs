@@ -7,7 +7,7 @@ use std::vec::Vec;
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::{One, Signed, Zero};
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sm_field::{Fp, Fp2, Modulus, Sm9N, Sm9P, U64};
 

@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Packages each group needs (package name, features).
+/// Crates each group needs (directory, features). The bench code names a crate after its
+/// directory (`sm2`); the package name is read from each revision's manifest, since it may differ
+/// between revisions (sm2 became `shangmi-sm2`).
 fn group_packages(group: &str) -> &'static [(&'static str, &'static str)] {
     match group {
         "field" => &[("sm-field", "\"all-backends\"")],
@@ -43,6 +45,25 @@ fn ident(pkg: &str) -> String {
     pkg.replace('-', "_")
 }
 
+/// The `[package]` name in `root/dir/Cargo.toml`.
+fn package_name(root: &Path, dir: &str) -> Result<String, String> {
+    let path = root.join(dir).join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut in_package = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            in_package = t == "[package]";
+        } else if in_package {
+            if let Some(v) = t.strip_prefix("name") {
+                let v = v.trim_start().trim_start_matches('=').trim();
+                return Ok(v.trim_matches('"').to_string());
+            }
+        }
+    }
+    Err(format!("{}: no [package] name", path.display()))
+}
+
 fn generate(
     dir: &Path,
     root: &Path,
@@ -55,19 +76,21 @@ fn generate(
     let mut uses_old = String::new();
     let mut seen = Vec::new();
     for g in groups {
-        for (pkg, features) in group_packages(g) {
-            if seen.contains(pkg) {
+        for (dir, features) in group_packages(g) {
+            if seen.contains(dir) {
                 continue;
             }
-            seen.push(*pkg);
-            let id = ident(pkg);
+            seen.push(*dir);
+            let id = ident(dir);
             deps += &format!(
-                "cur_{id} = {{ package = \"{pkg}\", path = \"{}\", features = [{features}] }}\n",
-                root.join(pkg).display()
+                "cur_{id} = {{ package = \"{}\", path = \"{}\", features = [{features}] }}\n",
+                package_name(root, dir)?,
+                root.join(dir).display()
             );
             deps += &format!(
-                "old_{id} = {{ package = \"{pkg}\", path = \"{}\", features = [{features}] }}\n",
-                old_root.join(pkg).display()
+                "old_{id} = {{ package = \"{}\", path = \"{}\", features = [{features}] }}\n",
+                package_name(old_root, dir)?,
+                old_root.join(dir).display()
             );
             uses_cur += &format!("    pub(crate) use cur_{id} as {id};\n");
             uses_old += &format!("    pub(crate) use old_{id} as {id};\n");
@@ -119,7 +142,7 @@ fn main() {{
         cur = side("cur", &uses_cur),
     );
     let manifest = format!(
-        "[package]\nname = \"xtask-against\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n[dependencies]\n{deps}# What the bench code itself uses.\nrand_core = \"0.6\"\nrand_chacha = \"0.3\"\n\n[profile.release]\nlto = \"thin\"\ncodegen-units = 1\n"
+        "[package]\nname = \"xtask-against\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n[dependencies]\n{deps}# What the bench code itself uses.\nrand_core = \"0.10\"\nrand_chacha = \"0.10\"\n\n[profile.release]\nlto = \"thin\"\ncodegen-units = 1\n"
     );
     std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
@@ -196,9 +219,9 @@ pub fn run(rev: &str, groups: &[String], backends: &[String], quick: bool) -> Re
     let result = (|| {
         retag_versions(&worktree)?;
         for g in groups {
-            for (pkg, _) in group_packages(g) {
-                if !worktree.join(pkg).join("Cargo.toml").exists() {
-                    return Err(format!("revision {rev} has no package {pkg} (group {g})"));
+            for (dir, _) in group_packages(g) {
+                if !worktree.join(dir).join("Cargo.toml").exists() {
+                    return Err(format!("revision {rev} has no crate {dir} (group {g})"));
                 }
             }
         }

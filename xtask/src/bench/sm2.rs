@@ -39,7 +39,7 @@ fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
     let sk = SecretKey::<B>::random(&mut r);
     let signer = SigningKey::<B>::new(&sk);
     let verifier = VerifyingKey::<B>::new(sk.public_key());
-    let sig = signer.sign(&mut r, MSG);
+    let sig = signer.sign_with_rng(&mut r, MSG);
     let ok = verifier.verify(MSG, &sig).is_ok();
 
     out.push(case(
@@ -66,7 +66,7 @@ fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
             Box::new(move |n| {
                 let mut r = rng();
                 for _ in 0..n {
-                    black_box(signer.sign(&mut r, black_box(MSG)));
+                    black_box(signer.sign_with_rng(&mut r, black_box(MSG)));
                 }
             }),
         ));

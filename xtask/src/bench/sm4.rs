@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use cbc::cipher::block_padding::NoPadding;
-use cbc::cipher::{BlockDecryptMut, BlockEncryptMut, InnerIvInit};
+use cbc::cipher::{BlockModeDecrypt, BlockModeEncrypt, InnerIvInit};
 use sm4_ct::{Implementation, Sm4};
 
 use super::harness::Case;
@@ -33,19 +33,18 @@ fn case(op: &str, variant: &str, bytes: u64, output: Vec<u8>, run: Box<dyn FnMut
 /// The three SM4 operations for one block cipher type `C` built by `make`.
 fn push_variant<C>(out: &mut Vec<Case>, variant: &str, make: impl Fn() -> C + Clone + 'static)
 where
-    C: cipher::BlockCipher
-        + cipher::BlockEncrypt
-        + cipher::BlockDecrypt
+    C: cipher::BlockCipherEncrypt
+        + cipher::BlockCipherDecrypt
         + cipher::BlockSizeUser<BlockSize = cipher::consts::U16>
         + Clone
         + 'static,
 {
     let m = msg();
     // CBC decryption (parallel) of 4 KiB, key schedule included (as SM9 decryption does).
-    let ct = cbc::Encryptor::<C>::inner_iv_init(make(), &IV.into())
-        .encrypt_padded_vec_mut::<NoPadding>(&m);
+    let ct =
+        cbc::Encryptor::<C>::inner_iv_init(make(), &IV.into()).encrypt_padded_vec::<NoPadding>(&m);
     let pt = cbc::Decryptor::<C>::inner_iv_init(make(), &IV.into())
-        .decrypt_padded_vec_mut::<NoPadding>(&ct)
+        .decrypt_padded_vec::<NoPadding>(&ct)
         .expect("whole blocks");
     let mk = make.clone();
     let ct1 = ct.clone();
@@ -59,10 +58,7 @@ where
             for _ in 0..n {
                 buf.copy_from_slice(&ct1);
                 let d = cbc::Decryptor::<C>::inner_iv_init(mk(), &IV.into());
-                black_box(
-                    d.decrypt_padded_mut::<NoPadding>(black_box(&mut buf))
-                        .is_ok(),
-                );
+                black_box(d.decrypt_padded::<NoPadding>(black_box(&mut buf)).is_ok());
             }
         }),
     ));
@@ -80,15 +76,19 @@ where
                 buf.copy_from_slice(&m1);
                 let e = cbc::Encryptor::<C>::inner_iv_init(mk(), &IV.into());
                 black_box(
-                    e.encrypt_padded_mut::<NoPadding>(black_box(&mut buf), LEN)
+                    e.encrypt_padded::<NoPadding>(black_box(&mut buf), LEN)
                         .is_ok(),
                 );
             }
         }),
     ));
-    // ECB encryption straight on the block cipher (`BlockEncrypt::encrypt_padded_mut`, as SM9's
-    // SM4-ECB mode does: the `ecb` 0.1 encryptor hands blocks over one at a time).
-    let ecb_ct = make().encrypt_padded_vec::<NoPadding>(&m);
+    // ECB encryption straight on the block cipher (`BlockCipherEncrypt::encrypt_blocks`, as SM9's
+    // SM4-ECB mode does: the `ecb` encryptor hands blocks over one at a time).
+    let ecb_ct = {
+        let mut buf = m.clone();
+        make().encrypt_blocks(cipher::array::Array::slice_as_chunks_mut(&mut buf).0);
+        buf
+    };
     let mk = make.clone();
     let m2 = m.clone();
     out.push(case(
@@ -101,10 +101,9 @@ where
             for _ in 0..n {
                 buf.copy_from_slice(&m2);
                 let e = mk();
-                black_box(
-                    e.encrypt_padded_mut::<NoPadding>(black_box(&mut buf), LEN)
-                        .is_ok(),
-                );
+                let (blocks, _) = cipher::array::Array::slice_as_chunks_mut(black_box(&mut buf));
+                e.encrypt_blocks(blocks);
+                black_box(&buf);
             }
         }),
     ));

@@ -1,9 +1,9 @@
 //! Whole pipelines on every backend, compared byte for byte with `u64`, and the SM9 tower checked
-//! against an independent `num-bigint` model of GF(p^12) = GF(p)[w]/(w^12 + 2).
+//! against an independent `num-bigint` model of GF(p^12) = GF(p)\[w\]/(w^12 + 2).
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sm_curve::sm9::{Sm9G1Curve, Sm9G2Curve};
 use sm_curve::Jacobian;

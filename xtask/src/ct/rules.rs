@@ -137,7 +137,7 @@ pub fn explain<'r>(rules: &'r [Rule], stack: &[Frame], root: &str) -> Option<&'r
     let cands = candidates(stack, root);
     rules.iter().find(|r| {
         cands.iter().any(|f| frame_matches(f, &r.file, &r.pattern))
-            && r.via.as_ref().map_or(true, |(file, func)| {
+            && r.via.as_ref().is_none_or(|(file, func)| {
                 stack
                     .iter()
                     .any(|f| path_matches(&f.path(), file) && f.func.contains(func.as_str()))

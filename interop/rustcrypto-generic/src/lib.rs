@@ -1,0 +1,1 @@
+//! Only the tests matter (tests/generic.rs).
