@@ -17,8 +17,13 @@
 #
 # Usage:
 #   scripts/wasm.sh build        # wasm32 build + wasm-bindgen -> target/wasm/pkg (the npm package)
-#   scripts/wasm.sh test         # build, then Node tests, interop, npm pack + install, browser page
-#   scripts/wasm.sh bench [ARGS] # build, then the Node benchmark (ARGS: --quick, --markdown FILE)
+#   scripts/wasm.sh build --no-tables
+#                                # the same without the generators' comb tables (computed on
+#                                # first use: feature runtime-tables) -> target/wasm/pkg-no-tables
+#   scripts/wasm.sh test         # build both, then Node tests, interop, npm pack + install, browser
+#                                # page; the known-answer tests also against the --no-tables build
+#   scripts/wasm.sh bench [ARGS] # build both, then the Node benchmark (ARGS: --quick, --markdown
+#                                # FILE); the --no-tables build's size and key/sign costs beside
 #   scripts/wasm.sh pack         # build, then `npm pack` into target/wasm/dist
 #   scripts/wasm.sh setup        # only the toolchain, wasm-bindgen and npm/chromium set-up
 #   scripts/wasm.sh env          # print the build environment (to `eval` in a shell)
@@ -38,6 +43,7 @@ TARGET=wasm32-unknown-unknown
 . "$ROOT/scripts/lib/debian-rust.sh"
 
 PKG=$CACHE/pkg
+PKG_NO_TABLES=$CACHE/pkg-no-tables
 NODE_DIR=$CACHE/node
 JS_SRC=$ROOT/sm-wasm/js
 
@@ -123,23 +129,33 @@ setup_all() {
 }
 
 # --- 4. build ---------------------------------------------------------------------------------
-build() {
-    setup_all
-    log "cargo build -p sm-wasm --target $TARGET (release)"
+# build_variant OUT [CARGO FEATURES...]: the module, post-processed by wasm-bindgen into OUT.
+build_variant() {
+    local out=$1; shift
+    log "cargo build -p sm-wasm --target $TARGET (release) $*"
     # The workspace's release profile keeps line tables for native profiling; the module ships
     # without them (its own target directory, so native builds are unaffected).
     (cd "$ROOT" && CARGO_PROFILE_RELEASE_DEBUG=false CARGO_PROFILE_RELEASE_LTO=fat \
-        "$CARGO" build --locked --release -p sm-wasm --target "$TARGET" "${BUILD_STD[@]}")
+        "$CARGO" build --locked --release -p sm-wasm --target "$TARGET" "${BUILD_STD[@]}" "$@")
     local wasm=$CARGO_TARGET_DIR/$TARGET/release/sm_wasm.wasm
-    local stamp=$PKG/.built
-    if [ -e "$stamp" ] && [ "$stamp" -nt "$wasm" ] && [ -z "$(find "$JS_SRC/pkg" -newer "$stamp" -print -quit)" ]; then
-        return
-    fi
-    rm -rf "$PKG" && mkdir -p "$PKG"
-    "$WASM_BINDGEN" --target web --out-dir "$PKG" --out-name sm_wasm "$wasm"
-    cp -r "$JS_SRC/pkg/." "$PKG/"
-    touch "$stamp"
-    log "package in $PKG ($(stat -c %s "$PKG/sm_wasm_bg.wasm") bytes of wasm)"
+    # Both variants link to the same file: the stamp names the module's hash and the JS sources'.
+    local stamp; stamp="$(sha256sum <"$wasm") $(cd "$JS_SRC/pkg" && cat -- * | sha256sum)"
+    if [ "$(cat "$out/.built" 2>/dev/null)" = "$stamp" ]; then return; fi
+    rm -rf "$out" && mkdir -p "$out"
+    "$WASM_BINDGEN" --target web --out-dir "$out" --out-name sm_wasm "$wasm"
+    cp -r "$JS_SRC/pkg/." "$out/"
+    echo "$stamp" >"$out/.built"
+    log "package in $out ($(stat -c %s "$out/sm_wasm_bg.wasm") bytes of wasm)"
+}
+
+build() {
+    setup_all
+    build_variant "$PKG"
+}
+
+build_no_tables() {
+    setup_all
+    build_variant "$PKG_NO_TABLES" --features runtime-tables
 }
 
 pack() {
@@ -158,6 +174,8 @@ run_tests() {
     [ -f "${SM_WASM_VECTORS:-}" ] || die "SM_WASM_VECTORS unset: run this through \`cargo xtask wasm test\` (it exports the vectors)"
     log "node --test sm-wasm/js/tests"
     (cd "$ROOT" && node --test --test-reporter=spec sm-wasm/js/tests/)
+    log "node --test sm-wasm/js/tests/kat.test.mjs against the --no-tables build"
+    (cd "$ROOT" && SM_WASM_PKG=$PKG_NO_TABLES node --test --test-reporter=spec sm-wasm/js/tests/kat.test.mjs)
 }
 
 # Benchmarks run pinned to one core where taskset exists (the machines are shared and noisy).
@@ -168,12 +186,18 @@ sub=${1:-build}
 start=$(date +%s)
 case "$sub" in
     setup) setup_all; node_setup; browser_setup ;;
-    build) build ;;
+    build)
+        case "${1:-}" in
+            --no-tables) build_no_tables ;;
+            "") build ;;
+            *) die "build: unknown option '$1' (--no-tables)" ;;
+        esac
+        ;;
     pack) build; pack ;;
-    test) build; run_tests ;;
+    test) build; build_no_tables; run_tests ;;
     bench)
-        build; node_setup
-        (cd "$ROOT" && taskset_ node sm-wasm/js/bench.mjs "$PKG" "$@")
+        build; build_no_tables; node_setup
+        (cd "$ROOT" && taskset_ node sm-wasm/js/bench.mjs "$PKG" "$PKG_NO_TABLES" "$@")
         ;;
     env)
         setup_all

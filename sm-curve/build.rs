@@ -71,6 +71,10 @@ fn mont_limbs(v: &BigUint, p: &BigUint) -> [u64; 4] {
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    // Feature `runtime-tables`: the tables are built at run time (src/comb.rs) instead.
+    if std::env::var_os("CARGO_FEATURE_RUNTIME_TABLES").is_some() {
+        return;
+    }
     let p = hex(P);
     let g: Pt = Some((hex(GX), hex(GY)));
     let mut src = String::new();

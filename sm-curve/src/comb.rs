@@ -114,28 +114,59 @@ pub struct PrecomputedTable<C: CurveParams> {
 impl<C: CurveParams> PrecomputedTable<C> {
     /// Builds the table for `base` (1,376 additions and one batched inversion).
     pub fn new(base: &Affine<C>) -> Self {
-        use alloc::vec::Vec;
-        let mut pts: Vec<Jacobian<C>> = Vec::with_capacity(COMB_WINDOWS * COMB_ENTRIES);
-        let mut row_base = base.to_jacobian();
-        for _ in 0..COMB_WINDOWS {
-            let mut acc = row_base;
-            pts.push(acc);
-            for _ in 1..COMB_ENTRIES {
-                acc = acc.add(&row_base);
-                pts.push(acc);
-            }
-            for _ in 0..COMB_WINDOW {
-                row_base = row_base.double();
-            }
-        }
-        let mut aff = alloc::vec![Affine::<C>::IDENTITY; pts.len()];
-        Jacobian::batch_to_affine(&pts, &mut aff);
-        let rows = aff
+        let rows = comb_points(base, COMB_WINDOW, COMB_WINDOWS, COMB_ENTRIES, false)
             .chunks_exact(COMB_ENTRIES)
             .map(|c| <[Affine<C>; COMB_ENTRIES]>::try_from(c).expect("row length"))
             .collect();
         Self { rows }
     }
+}
+
+/// The points of a comb over `base`, row after row: row `i` holds `m·2^(window·i)·base` for
+/// `m = 1, 2, …, entries` (`odd = false`) or `m = 1, 3, …, 2·entries − 1` (`odd = true`).
+/// Public base points only (the additions are complete but not constant time in the count).
+#[cfg(feature = "alloc")]
+pub(crate) fn comb_points<C: CurveParams>(
+    base: &Affine<C>,
+    window: u32,
+    rows: usize,
+    entries: usize,
+    odd: bool,
+) -> alloc::vec::Vec<Affine<C>> {
+    use alloc::vec::Vec;
+    let mut pts: Vec<Jacobian<C>> = Vec::with_capacity(rows * entries);
+    let mut row_base = base.to_jacobian();
+    for _ in 0..rows {
+        let step = if odd { row_base.double() } else { row_base };
+        let mut acc = row_base;
+        pts.push(acc);
+        for _ in 1..entries {
+            acc = acc.add(&step);
+            pts.push(acc);
+        }
+        for _ in 0..window {
+            row_base = row_base.double();
+        }
+    }
+    let mut aff = alloc::vec![Affine::<C>::IDENTITY; pts.len()];
+    Jacobian::batch_to_affine(&pts, &mut aff);
+    aff
+}
+
+/// A comb of `E` entries per row in the raw layout of the build-time tables (build.rs), built
+/// at run time (feature `runtime-tables`): `raw` writes a point's Montgomery limbs.
+#[cfg(any(all(test, feature = "alloc"), feature = "runtime-tables"))]
+pub(crate) fn comb_rows_raw<C: CurveParams, const L: usize, const E: usize>(
+    base: &Affine<C>,
+    window: u32,
+    rows: usize,
+    odd: bool,
+    raw: impl Fn(&Affine<C>) -> [u64; L],
+) -> alloc::vec::Vec<[[u64; L]; E]> {
+    comb_points(base, window, rows, E, odd)
+        .chunks_exact(E)
+        .map(|c| core::array::from_fn(|j| raw(&c[j])))
+        .collect()
 }
 
 #[cfg(feature = "alloc")]

@@ -28,7 +28,7 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
-#[cfg(test)]
+#[cfg(any(test, feature = "runtime-tables"))]
 extern crate std;
 
 mod affine;

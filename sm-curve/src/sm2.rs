@@ -12,7 +12,34 @@ use crate::comb::select_raw;
 use crate::scalar_mul::{bits, scalar_to_limbs};
 use crate::{AKind, Affine, CurveParams, Jacobian};
 
+#[cfg(not(feature = "runtime-tables"))]
 include!(concat!(env!("OUT_DIR"), "/sm2_g_comb.rs"));
+
+/// The rows of [`Sm2GeneratorTable`]: the build-time `static`.
+#[cfg(not(feature = "runtime-tables"))]
+#[inline(always)]
+fn comb_rows() -> &'static [[[u64; 8]; 32]] {
+    &SM2_G_COMB
+}
+
+/// The rows of [`Sm2GeneratorTable`], built on first use (feature `runtime-tables`).
+#[cfg(feature = "runtime-tables")]
+fn comb_rows() -> &'static [[[u64; 8]; 32]] {
+    static ROWS_: std::sync::OnceLock<alloc::vec::Vec<[[u64; 8]; 32]>> = std::sync::OnceLock::new();
+    ROWS_.get_or_init(build_comb_rows)
+}
+
+/// The rows of [`Sm2GeneratorTable`] computed at run time in the layout of the build-time table
+/// (build.rs); a test compares the two.
+#[cfg(any(all(test, feature = "alloc"), feature = "runtime-tables"))]
+fn build_comb_rows() -> alloc::vec::Vec<[[u64; 8]; 32]> {
+    let (x, y) = Sm2Curve::<DefaultBackend>::GENERATOR;
+    let g = Affine::from_coordinates_unchecked(x, y);
+    crate::comb::comb_rows_raw::<Sm2Curve, 8, 32>(&g, 6, ROWS, true, |p| {
+        let (x, y) = (p.x.to_mont_limbs(), p.y.to_mont_limbs());
+        [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]]
+    })
+}
 
 /// The SM2 curve over limb backend `B`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,7 +126,7 @@ impl Sm2GeneratorTable {
     /// constant time.
     #[inline(always)]
     fn select<B: Backend>(row: usize, idx: u8, neg: u64) -> Affine<Sm2Curve<B>> {
-        let mut p = raw_to_affine::<B>(&select_raw(&SM2_G_COMB[row], idx));
+        let mut p = raw_to_affine::<B>(&select_raw(&comb_rows()[row], idx));
         let ny = -p.y;
         p.y.conditional_assign(&ny, Choice::from(neg as u8));
         p
@@ -134,7 +161,7 @@ impl Sm2GeneratorTable {
         let (kk, even, _) = make_odd(k);
         let l = scalar_to_limbs(&kk);
         let mut acc = Jacobian::IDENTITY;
-        for (i, row) in SM2_G_COMB.iter().enumerate() {
+        for (i, row) in comb_rows().iter().enumerate() {
             let (idx, neg) = odd_digit(&l, i);
             let t = raw_to_affine::<B>(&row[idx as usize - 1]);
             let t = if neg == 1 { t.neg() } else { t };
@@ -155,6 +182,13 @@ mod tests {
     use sm_field::U64;
 
     type C = Sm2Curve<U64>;
+
+    /// The run-time construction (feature `runtime-tables`) reproduces the build-time table.
+    #[cfg(not(feature = "runtime-tables"))]
+    #[test]
+    fn runtime_table_matches_build_time() {
+        assert_eq!(build_comb_rows(), SM2_G_COMB.to_vec());
+    }
 
     /// The odd-digit comb (constant-time and vartime) against double-and-add, on edge scalars
     /// (0, 1, 2, even/odd, n − 1, n − 6, values hitting the top row's complete addition) and a

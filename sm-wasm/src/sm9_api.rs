@@ -768,6 +768,38 @@ pub fn pairing(p: &Bytes, q: &Bytes) -> Result<Uint8Array, JsValue> {
     Ok(out(&sm_pairing::pairing(&g1_of(p)?, &g2_of(q)?).to_bytes()))
 }
 
+/// A G1 point and a G2 point decoded (and checked: on the curve, in the subgroup) once, so that
+/// [`pairing`](Sm9PairingPoints::pairing) and [`millerLoop`](Sm9PairingPoints::miller_loop)
+/// time the pairing itself, without the point decoding that `sm9Pairing` repeats on every call.
+#[wasm_bindgen]
+pub struct Sm9PairingPoints {
+    p: sm_pairing::G1Affine,
+    q: sm_pairing::G2Affine,
+}
+
+#[wasm_bindgen]
+impl Sm9PairingPoints {
+    /// Decodes `p` (65 bytes, G1) and `q` (129 bytes, G2) as `sm9Pairing` does.
+    #[wasm_bindgen(constructor)]
+    pub fn new(p: &Bytes, q: &Bytes) -> Result<Sm9PairingPoints, JsValue> {
+        Ok(Self {
+            p: g1_of(p)?,
+            q: g2_of(q)?,
+        })
+    }
+
+    /// e(P, Q) as the 384-byte GT encoding (the same bytes as `sm9Pairing(p, q)`).
+    pub fn pairing(&self) -> Uint8Array {
+        out(&sm_pairing::pairing(&self.p, &self.q).to_bytes())
+    }
+
+    /// The Miller loop alone (the same bytes as `sm9MillerLoop(p, q)`).
+    #[wasm_bindgen(js_name = millerLoop)]
+    pub fn miller_loop(&self) -> Uint8Array {
+        out(&sm_pairing::miller_loop(&self.p, &self.q).to_bytes())
+    }
+}
+
 /// The Miller loop alone: f (384 bytes, an Fp12 element not yet in GT).
 #[wasm_bindgen(js_name = sm9MillerLoop)]
 pub fn miller_loop(p: &Bytes, q: &Bytes) -> Result<Uint8Array, JsValue> {

@@ -1,4 +1,5 @@
-//! `cargo xtask wasm [setup | build | test | bench [--quick] [--markdown FILE] | pack | env]`:
+//! `cargo xtask wasm [setup | build [--no-tables] | test | bench [--quick] [--markdown FILE] | pack
+//! | env]`:
 //! the WebAssembly/npm package (sm-wasm/). Writes the known-answer data of `sm-testvectors` as
 //! one JSON file for the JavaScript tests (`target/wasm/vectors.json`: the GM/T annex vectors
 //! and the GmSSL cases, exactly as the Rust tests read them), then runs `scripts/wasm.sh`, which

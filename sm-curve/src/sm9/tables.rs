@@ -11,6 +11,10 @@
 //!   `2^(7i+6) + 2^(7i) < n` (i ≤ 35), `a ≡ ±d·2^(7i) (mod n)` would be an integer equality,
 //!   impossible as `|a| < 2^(7i)`. Only the top row (i = 36) uses the complete addition.
 
+#[cfg(any(all(test, feature = "alloc"), feature = "runtime-tables"))]
+use crate::CurveParams;
+#[cfg(any(all(test, feature = "alloc"), feature = "runtime-tables"))]
+use sm_field::DefaultBackend;
 use sm_field::{Backend, Fp, Fp2, Sm9N};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
@@ -21,13 +25,81 @@ use crate::comb::{select_raw, CombTable, COMB_ENTRIES};
 use crate::scalar_mul::{booth_digit, scalar_to_limbs};
 use crate::{Affine, Jacobian};
 
+#[cfg(not(feature = "runtime-tables"))]
 include!(concat!(env!("OUT_DIR"), "/sm9_comb.rs"));
 
-/// The comb table of P1 (88 KB, built at compile time).
+/// Rows of the P1 comb: the build-time `static`.
+#[cfg(not(feature = "runtime-tables"))]
+#[inline(always)]
+fn p1_rows() -> &'static [[[u64; 8]; COMB_ENTRIES]] {
+    &SM9_P1_COMB
+}
+
+/// Rows of the P2 comb: the build-time `static`.
+#[cfg(not(feature = "runtime-tables"))]
+#[inline(always)]
+fn p2_rows() -> &'static [[[u64; 16]; 64]] {
+    &SM9_P2_COMB
+}
+
+/// Rows of the P1 comb, built on first use (feature `runtime-tables`).
+#[cfg(feature = "runtime-tables")]
+fn p1_rows() -> &'static [[[u64; 8]; COMB_ENTRIES]] {
+    static ROWS_: std::sync::OnceLock<alloc::vec::Vec<[[u64; 8]; COMB_ENTRIES]>> =
+        std::sync::OnceLock::new();
+    ROWS_.get_or_init(build_p1_rows)
+}
+
+/// Rows of the P2 comb, built on first use (feature `runtime-tables`).
+#[cfg(feature = "runtime-tables")]
+fn p2_rows() -> &'static [[[u64; 16]; 64]] {
+    static ROWS_: std::sync::OnceLock<alloc::vec::Vec<[[u64; 16]; 64]>> =
+        std::sync::OnceLock::new();
+    ROWS_.get_or_init(build_p2_rows)
+}
+
+/// The P1 comb computed at run time in the layout of the build-time table (build/sm9.rs); a
+/// test compares the two.
+#[cfg(any(all(test, feature = "alloc"), feature = "runtime-tables"))]
+fn build_p1_rows() -> alloc::vec::Vec<[[u64; 8]; COMB_ENTRIES]> {
+    use crate::comb::{comb_rows_raw, COMB_WINDOW, COMB_WINDOWS};
+    let (x, y) = Sm9G1Curve::<DefaultBackend>::GENERATOR;
+    let g = Affine::from_coordinates_unchecked(x, y);
+    comb_rows_raw::<Sm9G1Curve, 8, COMB_ENTRIES>(&g, COMB_WINDOW, COMB_WINDOWS, false, |p| {
+        let (x, y) = (p.x.to_mont_limbs(), p.y.to_mont_limbs());
+        [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]]
+    })
+}
+
+/// The P2 comb computed at run time in the layout of the build-time table.
+#[cfg(any(all(test, feature = "alloc"), feature = "runtime-tables"))]
+fn build_p2_rows() -> alloc::vec::Vec<[[u64; 16]; 64]> {
+    let (x, y) = Sm9G2Curve::<DefaultBackend>::GENERATOR;
+    let g = Affine::from_coordinates_unchecked(x, y);
+    crate::comb::comb_rows_raw::<Sm9G2Curve, 16, 64>(&g, P2_W, P2_ROWS, false, |p| {
+        let mut r = [0u64; 16];
+        for (o, c) in r.chunks_exact_mut(4).zip([p.x.c0, p.x.c1, p.y.c0, p.y.c1]) {
+            o.copy_from_slice(&c.to_mont_limbs());
+        }
+        r
+    })
+}
+
+/// The run-time construction (feature `runtime-tables`) reproduces the build-time tables.
+#[cfg(all(test, feature = "alloc", not(feature = "runtime-tables")))]
+#[test]
+fn runtime_tables_match_build_time() {
+    assert_eq!(build_p1_rows(), SM9_P1_COMB.to_vec());
+    assert_eq!(build_p2_rows(), SM9_P2_COMB.to_vec());
+}
+
+/// The comb table of P1 (88 KB, built at compile time, or on first use with the feature
+/// `runtime-tables`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Sm9P1Table;
 
-/// The comb table of P2 (296 KB, built at compile time; 7-bit windows).
+/// The comb table of P2 (296 KB, built at compile time, or on first use with the feature
+/// `runtime-tables`; 7-bit windows).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Sm9P2Table;
 
@@ -51,14 +123,14 @@ fn g2_from_raw<B: Backend>(l: &[u64; 16]) -> Affine<Sm9G2Curve<B>> {
 
 impl<B: Backend> CombTable<Sm9G1Curve<B>> for Sm9P1Table {
     fn select(&self, window: usize, abs: u8) -> Affine<Sm9G1Curve<B>> {
-        let row: &[[u64; 8]; COMB_ENTRIES] = &SM9_P1_COMB[window];
+        let row: &[[u64; 8]; COMB_ENTRIES] = &p1_rows()[window];
         let mut p = g1_from_raw::<B>(&select_raw(row, abs));
         p.infinity = abs.ct_eq(&0).unwrap_u8();
         p
     }
 
     fn get_vartime(&self, window: usize, abs: u8) -> Affine<Sm9G1Curve<B>> {
-        g1_from_raw::<B>(&SM9_P1_COMB[window][abs as usize - 1])
+        g1_from_raw::<B>(&p1_rows()[window][abs as usize - 1])
     }
 }
 
@@ -71,7 +143,7 @@ impl Sm9P2Table {
     pub fn mul<B: Backend>(&self, k: &Fp<Sm9N, B>) -> Jacobian<Sm9G2Curve<B>> {
         let mut l = scalar_to_limbs(k);
         let mut acc = Jacobian::<Sm9G2Curve<B>>::IDENTITY;
-        for (i, row) in SM9_P2_COMB.iter().enumerate() {
+        for (i, row) in p2_rows().iter().enumerate() {
             let (abs, neg) = booth_digit(&l, P2_W, i);
             let mut t = g2_from_raw::<B>(&select(row, abs));
             t.infinity = abs.ct_eq(&0).unwrap_u8();
@@ -92,7 +164,7 @@ impl Sm9P2Table {
     pub fn mul_vartime<B: Backend>(&self, k: &Fp<Sm9N, B>) -> Jacobian<Sm9G2Curve<B>> {
         let l = scalar_to_limbs(k);
         let mut acc = Jacobian::<Sm9G2Curve<B>>::IDENTITY;
-        for (i, row) in SM9_P2_COMB.iter().enumerate() {
+        for (i, row) in p2_rows().iter().enumerate() {
             let (abs, neg) = booth_digit(&l, P2_W, i);
             if abs == 0 {
                 continue;

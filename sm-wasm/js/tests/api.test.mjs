@@ -142,6 +142,7 @@ test('bad input: SmError with a stable code, never a trap; the module still work
   const g1 = kgc.publicKey().toBytes(); g1[64] ^= 1;
   throwsCode(assert, () => sm.Sm9EncMasterPublicKey.fromBytes(g1), 'SM9_INVALID_POINT');
   throwsCode(assert, () => sm.sm9Pairing(g1, sm.Sm9SignMasterKey.generate().publicKey().toBytes()), 'SM9_INVALID_POINT');
+  throwsCode(assert, () => new sm.Sm9PairingPoints(g1, sm.Sm9SignMasterKey.generate().publicKey().toBytes()), 'SM9_INVALID_POINT');
   throwsCode(assert, () => sm.sm9FinalExponentiation(new Uint8Array(384).fill(0xff)), 'SM_INVALID_ARGUMENT');
   // wrong PEM label
   throwsCode(assert, () => sm.Sm2PublicKey.fromPem(new TextDecoder().decode(sk.toPem())), 'SM2_ENCODING');

@@ -186,6 +186,10 @@ test('SM9 pairing: GmSSL cases and e(P1, P2) of the standard; Miller loop + fina
     assert.equal(hex(e), c.e_hex, `case ${c.case}`);
     const f = sm.sm9MillerLoop(unhex(c.P_hex), unhex(c.Q_hex));
     assert.equal(hex(sm.sm9FinalExponentiation(f)), c.e_hex, `case ${c.case}`);
+    const pq = new sm.Sm9PairingPoints(unhex(c.P_hex), unhex(c.Q_hex));
+    assert.equal(hex(pq.pairing()), c.e_hex, `case ${c.case}, decoded points`);
+    assert.equal(hex(pq.millerLoop()), hex(f), `case ${c.case}, decoded points`);
+    pq.free();
   }
   const k = 'e(P1,P2) (not printed in the standard; computed by sm9_ref.py)';
   const p1 = unhex('04' + S9.curve.P1_x + S9.curve.P1_y);
