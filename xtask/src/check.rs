@@ -400,7 +400,9 @@ fn sm9_per_backend() -> Result<(), String> {
         let status =
             std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
                 .current_dir(root)
-                .args(["test", "--quiet", "-p", "sm9", "--test", "kat_annex"])
+                // `-p sm9` would be ambiguous: xtask's peers include the `sm9` crate 0.4.
+                .args(["test", "--quiet", "--manifest-path", "sm9/Cargo.toml"])
+                .args(["--test", "kat_annex"])
                 .env("RUSTFLAGS", format!("--cfg sm_backend=\"{b}\""))
                 .env(
                     "CARGO_TARGET_DIR",
