@@ -12,10 +12,32 @@ fuzz_target!(|data: &[u8]| {
     let klen = usize::from(sel) + 1;
     match sel % 3 {
         0 => {
+            // Decapsulation is deterministic, and K of klen bytes is a prefix of a longer K
+            // (the same KDF output). A short K may be all zero and refused while the longer one
+            // is not; never the other way round.
             if let Ok(c) = sm9::EncapsulatedKey::from_bytes(point) {
-                let _ = sm9::decapsulate(&f.bob_dec, b"Bob", &c, klen);
+                let key = |len| {
+                    sm9::decapsulate(&f.bob_dec, b"Bob", &c, len)
+                        .map(|k| k.to_vec())
+                        .ok()
+                };
+                let k = key(klen);
+                assert_eq!(key(klen), k, "deterministic");
+                match (k, key(klen + 33)) {
+                    (Some(k), Some(longer)) => assert_eq!(longer[..klen], k[..]),
+                    (Some(_), None) => panic!("a longer K refused, its prefix accepted"),
+                    _ => {}
+                }
             }
-            let _ = sm9::EncapsulatedKey::from_der(rest);
+            if let Ok(c) = sm9::EncapsulatedKey::from_der(rest) {
+                let der = c.to_der().expect("encode");
+                assert_eq!(
+                    sm9::EncapsulatedKey::from_der(&der)
+                        .expect("re-decode")
+                        .to_bytes(),
+                    c.to_bytes()
+                );
+            }
         }
         1 => {
             let Ok(rb) = sm9::EphemeralPoint::from_bytes(point) else {

@@ -24,8 +24,14 @@ fuzz_target!(|data: &[u8]| {
                     p
                 );
             }
-            let _ = SignMasterPublicKey::from_der(rest);
-            let _ = EncMasterPublicKey::from_der(rest);
+            if let Ok(p) = SignMasterPublicKey::from_der(rest) {
+                let der = p.to_der().expect("encode");
+                assert_eq!(SignMasterPublicKey::from_der(&der).expect("re-decode"), p);
+            }
+            if let Ok(p) = EncMasterPublicKey::from_der(rest) {
+                let der = p.to_der().expect("encode");
+                assert_eq!(EncMasterPublicKey::from_der(&der).expect("re-decode"), p);
+            }
         }
         1 => {
             if let Ok(k) = SignMasterKey::from_der(rest) {
@@ -35,9 +41,31 @@ fuzz_target!(|data: &[u8]| {
                     k.to_bytes()
                 );
             }
-            let _ = EncMasterKey::from_der(rest);
-            let _ = SignMasterKey::from_pkcs8_der(rest);
-            let _ = EncMasterKey::from_pkcs8_der(rest);
+            if let Ok(k) = EncMasterKey::from_der(rest) {
+                let der = k.to_der().expect("encode");
+                assert_eq!(
+                    EncMasterKey::from_der(&der).expect("re-decode").to_bytes(),
+                    k.to_bytes()
+                );
+            }
+            if let Ok(k) = SignMasterKey::from_pkcs8_der(rest) {
+                let der = k.to_pkcs8_der().expect("encode");
+                assert_eq!(
+                    SignMasterKey::from_pkcs8_der(&der)
+                        .expect("re-decode")
+                        .to_bytes(),
+                    k.to_bytes()
+                );
+            }
+            if let Ok(k) = EncMasterKey::from_pkcs8_der(rest) {
+                let der = k.to_pkcs8_der().expect("encode");
+                assert_eq!(
+                    EncMasterKey::from_pkcs8_der(&der)
+                        .expect("re-decode")
+                        .to_bytes(),
+                    k.to_bytes()
+                );
+            }
         }
         2 => {
             if let Ok(k) = SignUserKey::from_der(rest) {
@@ -47,19 +75,75 @@ fuzz_target!(|data: &[u8]| {
                     k.ds_bytes()
                 );
             }
-            let _ = EncUserKey::from_der(rest);
-            let _ = ExchangeUserKey::from_der(rest);
-            let _ = SignUserKey::from_pkcs8_der(rest);
-            let _ = EncUserKey::from_pkcs8_der(rest);
-            let _ = SignUserKey::from_encrypted_pkcs8_der(rest, sm_fuzz::PASSWORD);
+            if let Ok(k) = EncUserKey::from_der(rest) {
+                let der = k.to_der().expect("encode");
+                assert_eq!(
+                    EncUserKey::from_der(&der).expect("re-decode").de_bytes(),
+                    k.de_bytes()
+                );
+            }
+            if let Ok(k) = ExchangeUserKey::from_der(rest) {
+                let der = k.to_der().expect("encode");
+                assert_eq!(
+                    ExchangeUserKey::from_der(&der)
+                        .expect("re-decode")
+                        .de_bytes(),
+                    k.de_bytes()
+                );
+            }
+            if let Ok(k) = SignUserKey::from_pkcs8_der(rest) {
+                let der = k.to_pkcs8_der().expect("encode");
+                assert_eq!(
+                    SignUserKey::from_pkcs8_der(&der)
+                        .expect("re-decode")
+                        .ds_bytes(),
+                    k.ds_bytes()
+                );
+            }
+            if let Ok(k) = EncUserKey::from_pkcs8_der(rest) {
+                let der = k.to_pkcs8_der().expect("encode");
+                assert_eq!(
+                    EncUserKey::from_pkcs8_der(&der)
+                        .expect("re-decode")
+                        .de_bytes(),
+                    k.de_bytes()
+                );
+            }
+            if SignUserKey::from_encrypted_pkcs8_der(rest, sm_fuzz::PASSWORD).is_ok() {
+                assert!(SignUserKey::from_encrypted_pkcs8_der(rest, b"not the password").is_err());
+            }
         }
         3 => {
             if let Ok(text) = std::str::from_utf8(rest) {
-                let _ = SignMasterPublicKey::from_pem(text);
-                let _ = EncMasterPublicKey::from_pem(text);
-                let _ = SignMasterKey::from_pkcs8_pem(text);
-                let _ = EncUserKey::from_pkcs8_pem(text);
-                let _ = SignUserKey::from_encrypted_pem(text, sm_fuzz::PASSWORD);
+                if let Ok(p) = SignMasterPublicKey::from_pem(text) {
+                    let pem = p.to_pem().expect("encode");
+                    assert_eq!(SignMasterPublicKey::from_pem(&pem).expect("re-decode"), p);
+                }
+                if let Ok(p) = EncMasterPublicKey::from_pem(text) {
+                    let pem = p.to_pem().expect("encode");
+                    assert_eq!(EncMasterPublicKey::from_pem(&pem).expect("re-decode"), p);
+                }
+                if let Ok(k) = SignMasterKey::from_pkcs8_pem(text) {
+                    let pem = k.to_pkcs8_pem().expect("encode");
+                    assert_eq!(
+                        SignMasterKey::from_pkcs8_pem(&pem)
+                            .expect("re-decode")
+                            .to_bytes(),
+                        k.to_bytes()
+                    );
+                }
+                if let Ok(k) = EncUserKey::from_pkcs8_pem(text) {
+                    let pem = k.to_pkcs8_pem().expect("encode");
+                    assert_eq!(
+                        EncUserKey::from_pkcs8_pem(&pem)
+                            .expect("re-decode")
+                            .de_bytes(),
+                        k.de_bytes()
+                    );
+                }
+                if SignUserKey::from_encrypted_pem(text, sm_fuzz::PASSWORD).is_ok() {
+                    assert!(SignUserKey::from_encrypted_pem(text, b"not the password").is_err());
+                }
             }
         }
         // A valid encrypted key, XOR-patched and possibly cut (selector bit 7 and the next byte).

@@ -17,6 +17,13 @@ fuzz_target!(|data: &[u8]| {
             c.to_bytes()
         );
     }
-    let _ = sm9::EncapsulatedKey::from_der(data);
-    let _ = sm9::SignMasterPublicKey::from_bytes(data);
+    if let Ok(c) = sm9::EncapsulatedKey::from_der(data) {
+        assert!(sm9::EncapsulatedKey::from_bytes(&c.to_bytes()).is_ok());
+    }
+    if let Ok(p) = sm9::SignMasterPublicKey::from_bytes(data) {
+        assert_eq!(
+            sm9::SignMasterPublicKey::from_bytes(&p.to_bytes()).expect("re-decode"),
+            p
+        );
+    }
 });

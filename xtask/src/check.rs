@@ -4,7 +4,7 @@
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use rand::{RngExt, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 mod pipelines;
 
@@ -393,31 +393,21 @@ fn equivalent<M: Modulus, B: Backend>(pairs: &[(BigUint, BigUint)]) -> Result<()
 /// that force the backend with `--cfg sm_backend`; each build must reproduce the annex bytes, so
 /// all backends give identical bytes.
 fn sm9_per_backend() -> Result<(), String> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("root");
+    let root = crate::workspace_root();
     for b in BACKEND_NAMES {
-        let status =
+        crate::run_cmd(
             std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .current_dir(root)
-                .args([
-                    "test",
-                    "--quiet",
-                    "-p",
-                    "shangmi-sm9",
-                    "--test",
-                    "kat_annex",
-                ])
+                .current_dir(&root)
+                // By manifest: `-p sm9` would name the `sm9` crate 0.4 among xtask's peers.
+                .args(["test", "--quiet", "--manifest-path", "sm9/Cargo.toml"])
+                .args(["--test", "kat_annex"])
                 .env("RUSTFLAGS", format!("--cfg sm_backend=\"{b}\""))
                 .env(
                     "CARGO_TARGET_DIR",
                     root.join(format!("target/xtask-backend-{b}")),
-                )
-                .status()
-                .map_err(|e| format!("cargo: {e}"))?;
-        if !status.success() {
-            return Err(format!("sm9 annex known answers fail on backend {b}"));
-        }
+                ),
+        )
+        .map_err(|e| format!("sm9 annex known answers fail on backend {b}: {e}"))?;
         println!("ok  sm9 GM/T 0044.5 annex A-D known answers on backend {b}");
     }
     Ok(())
