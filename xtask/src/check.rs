@@ -4,7 +4,7 @@
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 mod pipelines;
 
