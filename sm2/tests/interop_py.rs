@@ -141,7 +141,10 @@ for tag in tags(S, z(b"Alice", pa), z(b"Bob", pb), ra, rb): print(tag.hex())
         let sa = arr32(&unhex(&out[2]));
         let mut bad = sa;
         bad[31 - round] ^= 0x80;
-        assert_eq!(b2.confirm(&bad).unwrap_err(), shangmi_sm2::Error::KeyExchange);
+        assert_eq!(
+            b2.confirm(&bad).unwrap_err(),
+            shangmi_sm2::Error::KeyExchange
+        );
         let key = b.confirm(&sa).expect("gmalg's SA accepted");
         assert_eq!(key.to_vec(), unhex(&out[0]), "session key, round {round}");
     }

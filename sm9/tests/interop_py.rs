@@ -171,7 +171,8 @@ alice = gmalg.SM9(hid_e=b"\x02", mpk_e=mpk, sk_e=kgc.generate_sk_encrypt(b"Alice
     let bob = kgc.extract_exchange(b"Bob").unwrap().prepare();
     let ra_point = shangmi_sm9::EphemeralPoint::from_bytes(&unhex(ra)).unwrap();
     let (b, rb, _sb) =
-        shangmi_sm9::Responder::respond(&bob, &master, b"Bob", b"Alice", &ra_point, &mut rng).unwrap();
+        shangmi_sm9::Responder::respond(&bob, &master, b"Bob", b"Alice", &ra_point, &mut rng)
+            .unwrap();
     let out = py(
         &format!(
             "{gmalg_alice}r, R, RB = int(sys.argv[3], 16), bytes.fromhex(sys.argv[4]), bytes.fromhex(sys.argv[5])
