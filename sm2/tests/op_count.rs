@@ -32,7 +32,7 @@ fn op_counts() {
     let sk = measure("keygen", || SecretKey::<B>::random(&mut rng));
     let signer = SigningKey::new(&sk);
     let vk = VerifyingKey::new(sk.public_key());
-    let sig = measure("sign", || signer.sign(&mut rng, b"msg"));
+    let sig = measure("sign", || signer.sign_with_rng(&mut rng, b"msg"));
     measure("verify", || vk.verify(b"msg", &sig).unwrap());
     let vkt = vk.clone().with_precomputed_table();
     measure("verify (precomputed table)", || {
