@@ -6,6 +6,25 @@
 
 pub mod peers;
 
+/// An RNG whose every draw fails: for tests that an RNG failure surfaces as an error, never a
+/// signature.
+pub struct FailingRng;
+
+impl rand_core::TryRng for FailingRng {
+    type Error = core::fmt::Error;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Err(core::fmt::Error)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Err(core::fmt::Error)
+    }
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+        Err(core::fmt::Error)
+    }
+}
+
+impl rand_core::TryCryptoRng for FailingRng {}
+
 use serde_json::Value;
 
 /// Raw text of `sm2-sm3-vectors.json` (SM3, HMAC-SM3, ZA preimages, SM2 examples).

@@ -17,6 +17,7 @@ use shangmi_sm2::spki::{
 use shangmi_sm2::{Signature, SigningKey, VerifyingKey};
 use sm3::digest::Update;
 use sm3::Sm3;
+use sm_testvectors::FailingRng;
 
 fn signer() -> SigningKey {
     SigningKey::random(&mut ChaCha20Rng::seed_from_u64(19))
@@ -169,24 +170,6 @@ fn hash_on_public_keys_and_signatures() {
     .collect();
     assert_eq!(sigs.len(), 2);
 }
-
-/// An RNG whose every draw fails.
-struct FailingRng;
-
-impl rand_core::TryRng for FailingRng {
-    type Error = core::fmt::Error;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Err(core::fmt::Error)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        Err(core::fmt::Error)
-    }
-    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
-        Err(core::fmt::Error)
-    }
-}
-
-impl rand_core::TryCryptoRng for FailingRng {}
 
 #[test]
 fn a_failing_rng_is_an_error_not_a_signature() {

@@ -4,6 +4,7 @@ use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use shangmi_sm9::{IdentitySigner, IdentityVerifier, SignMasterKey, Signature};
 use signature::{RandomizedSigner, SignatureEncoding, Verifier};
+use sm_testvectors::FailingRng;
 
 #[test]
 fn randomized_signer_and_verifier_agree_with_the_functions() {
@@ -61,24 +62,6 @@ fn signature_encoding_round_trips_and_rejects_bad_lengths() {
     bad[0..32].fill(0); // h = 0 is out of range
     assert!(Signature::try_from(&bad[..]).is_err());
 }
-
-/// An RNG whose every draw fails.
-struct FailingRng;
-
-impl rand_core::TryRng for FailingRng {
-    type Error = core::fmt::Error;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Err(core::fmt::Error)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        Err(core::fmt::Error)
-    }
-    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
-        Err(core::fmt::Error)
-    }
-}
-
-impl rand_core::TryCryptoRng for FailingRng {}
 
 fn try_sign_generic<S: RandomizedSigner<Sig>, Sig>(
     s: &S,
