@@ -213,7 +213,7 @@ fn der_objects(path: &Path, what: &str) -> Result<Vec<(Option<String>, Vec<u8>)>
             .find("-----")
             .ok_or_else(|| Error::Input(format!("{name}: malformed PEM END line")))?;
         let len = end_at + 9 + close + 5;
-        let (label, der) = der::pem::decode_vec(block[..len].as_bytes())
+        let (label, der) = der::pem::decode_vec(&block.as_bytes()[..len])
             .map_err(|e| Error::Input(format!("{name}: corrupted PEM: {e}")))?;
         out.push((Some(label.to_string()), der));
         rest = &block[len..];
