@@ -857,6 +857,51 @@ fn openssl_certificates_and_requests_verified_by_smtool() {
         1,
         "not a CA",
     );
+    // A certificate valid for no time at all (notAfter = notBefore = now): expired a second
+    // later, for both.
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        &d.s("leaf.csr"),
+        "-CA",
+        &d.s("ca.pem"),
+        "-CAkey",
+        &d.s("ca.key"),
+        "-sm3",
+        "-sigopt",
+        SIGOPT,
+        "-vfyopt",
+        SIGOPT,
+        "-days",
+        "0",
+        "-out",
+        &d.s("exp.pem"),
+    ]);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    fails(
+        &[
+            "x509",
+            "verify",
+            "--ca-file",
+            &d.s("ca.pem"),
+            &d.s("exp.pem"),
+        ],
+        1,
+        "expired",
+    );
+    let out = openssl_output(&[
+        "verify",
+        "-vfyopt",
+        SIGOPT,
+        "-CAfile",
+        &d.s("ca.pem"),
+        &d.s("exp.pem"),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("expired")
+            || String::from_utf8_lossy(&out.stderr).contains("expired")
+    );
     // OpenSSL's default (empty) ID: smtool verifies it with --id ''.
     openssl(&[
         "req",
