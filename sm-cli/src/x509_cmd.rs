@@ -282,10 +282,16 @@ fn load_object(path: &Path) -> Result<Object> {
         Some("CERTIFICATE REQUEST" | "NEW CERTIFICATE REQUEST") => {
             Ok(Object::Req(Box::new(decode_req(path, &der)?)))
         }
+        // The label is echoed only when it looks like one (capitals and spaces): a damaged key
+        // file can splice part of its base64 into the BEGIN line.
         Some(l) => Err(Error::Input(format!(
             "{}: PEM label {} is neither a certificate nor a certificate request",
             quote(path),
-            crate::error::quote_bytes(l.as_bytes())
+            if l.len() <= 40 && l.bytes().all(|b| b.is_ascii_uppercase() || b == b' ') {
+                crate::error::quote_bytes(l.as_bytes())
+            } else {
+                "(not shown)".to_string()
+            }
         ))),
         None => match Certificate::from_der(&der) {
             Ok(c) => Ok(Object::Cert(Box::new(c))),
@@ -547,6 +553,10 @@ fn cert(a: &X509Cert) -> Result<()> {
     let serial = match &a.serial {
         Some(h) => {
             let bytes = crate::cli::parse_hex(h, "--serial")?;
+            // RFC 5280 §4.1.2.2: a positive integer.
+            if bytes.iter().all(|&b| b == 0) {
+                return Err(Error::Usage("--serial must be positive (not zero)".into()));
+            }
             SerialNumber::new(&bytes).map_err(|e| Error::Usage(format!("--serial: {e}")))?
         }
         None => random_serial()?,

@@ -526,6 +526,41 @@ fn smtool_ca_intermediate_and_leaf_accepted_by_openssl() {
         "self-signed",
     );
     fails(&["x509", "verify", &d.s("leaf.pem")], 2, "--ca-file");
+    fails(
+        &[
+            "x509",
+            "cert",
+            "-k",
+            &d.s("leaf.key"),
+            "--subj",
+            "/CN=z",
+            "--serial",
+            "0000",
+            "-o",
+            &d.s("no.pem"),
+        ],
+        2,
+        "positive",
+    );
+    fails(
+        &[
+            "x509",
+            "cert",
+            "-k",
+            &d.s("leaf.key"),
+            "--subj",
+            "/CN",
+            "-o",
+            &d.s("no.pem"),
+        ],
+        2,
+        "not a distinguished name",
+    );
+    fails(
+        &["x509", "show", &d.s("leaf.key")],
+        2,
+        "PEM label 'PRIVATE KEY'",
+    );
     assert!(!d.p("no.pem").exists());
 }
 
