@@ -57,26 +57,11 @@ rust_toolchain() {
         export CARGO_TARGET_DIR="$CACHE/build-rustup"
         return
     fi
-    choose_version "$PINNED_VERSION" rustc-web:amd64 rust-web-src
-    local series; series=$(echo "$VERSION" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
-    TC=$CACHE/toolchain-$VERSION
-    local rust=(rustc-web cargo-web "libstd-rust-web-$series" libstd-rust-web-dev)
-    local follow=() p
-    for p in "${rust[@]}"; do follow+=("$p:amd64=$VERSION"); done
-    follow+=("lld-22:amd64=$LLD_VERSION")
-    local stamp="${follow[*]} rust-web-src"
-    if unpack_debs "$TC" "$stamp" "${follow[@]}" -- "rust-web-src=$VERSION"; then
-        tc_env_common
-        tc_check
-        [ -d "$TC/usr/lib/rustlib/src/rust/library" ] || die "no standard library sources in $TC"
-        stamp_done "$TC" "$stamp"
-    fi
-    tc_env_common
+    src_toolchain "$PINNED_VERSION" "lld-22:amd64=$LLD_VERSION"
     # rustc links wasm with `rust-lld -flavor wasm`; Debian's lld is wasm-ld-22.
     local wasm_ld=$TC/usr/lib/llvm-22/bin/wasm-ld
     [ -x "$wasm_ld" ] || die "no wasm-ld in $TC"
     export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=$wasm_ld
-    export RUSTC_BOOTSTRAP=1
     BUILD_STD=(-Zbuild-std=std,panic_abort)
 }
 

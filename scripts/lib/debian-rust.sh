@@ -134,6 +134,32 @@ tc_env_common() {
     export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 }
 
+# src_toolchain WANT [PKG:arch=VER...]: rustc-web + cargo-web + the host standard library +
+# `rust-web-src` (the standard library's sources, for `-Zbuild-std`) of the rustc-web version WANT
+# (or the newest, see choose_version), plus the extra packages given, unpacked into
+# $CACHE/toolchain-$VERSION (once). Sets VERSION and TC and exports the compiler environment
+# (tc_env_common) with RUSTC_BOOTSTRAP=1.
+src_toolchain() {
+    local want=$1
+    shift
+    choose_version "$want" rustc-web:amd64 rust-web-src
+    local series; series=$(echo "$VERSION" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
+    TC=$CACHE/toolchain-$VERSION
+    local rust=(rustc-web cargo-web "libstd-rust-web-$series" libstd-rust-web-dev)
+    local follow=() p
+    for p in "${rust[@]}"; do follow+=("$p:amd64=$VERSION"); done
+    follow+=("$@")
+    local stamp="${follow[*]} rust-web-src"
+    if unpack_debs "$TC" "$stamp" "${follow[@]}" -- "rust-web-src=$VERSION"; then
+        tc_env_common
+        tc_check
+        [ -d "$TC/usr/lib/rustlib/src/rust/library" ] || die "no standard library sources in $TC"
+        stamp_done "$TC" "$stamp"
+    fi
+    tc_env_common
+    export RUSTC_BOOTSTRAP=1
+}
+
 # Checks that the unpacked rustc and cargo start (a missing shared library shows here).
 tc_check() {
     "$RUSTC" -vV >&2 || die "the unpacked rustc does not run (missing shared library?)"

@@ -32,6 +32,10 @@ enum Command {
     Sm9(Sm9Command),
     /// SM4 file encryption (CBC, CTR, GCM), streamed; raw output as 'openssl enc -K -iv'.
     Sm4(Sm4Args),
+    /// SM2 X.509: certificate requests, certificates (self-signed or issued by a CA), chain
+    /// verification, inspection.
+    #[command(subcommand)]
+    X509(X509Command),
     /// Operations per second on this machine, as 'openssl speed' (a quick look, not a benchmark).
     Speed(SpeedArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -814,6 +818,149 @@ pub struct Sm9Exchange {
     pub exchange: ExchangeArgs,
 }
 
+#[derive(Subcommand, Debug)]
+pub enum X509Command {
+    /// Create a certificate signing request (PKCS#10) signed with SM2-with-SM3, as 'openssl req
+    /// -new'.
+    Req(X509Req),
+    /// Issue a certificate: self-signed (no --issuer), or signed by a CA (--issuer CERT, --key
+    /// its key) for a request (--csr) or a public key (--pubkey).
+    Cert(X509Cert),
+    /// Verify a certificate up to a trust anchor (--ca-file, intermediates in --chain): SM2
+    /// signatures, validity periods, CA basicConstraints and keyUsage; or a request's
+    /// self-signature.
+    Verify(X509Verify),
+    /// Print what a certificate or certificate request holds.
+    Show(X509Show),
+}
+
+/// subjectAltName entries.
+#[derive(Args, Debug, Clone)]
+pub struct SanArgs {
+    /// subjectAltName DNS name (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub dns: Vec<String>,
+    /// subjectAltName IP address, IPv4 or IPv6 (repeatable).
+    #[arg(long, value_name = "ADDR")]
+    pub ip: Vec<std::net::IpAddr>,
+}
+
+/// The signer's distinguishing ID (certificates and requests).
+const X509_ID_HELP: &str = "The signer's distinguishing ID as text (default \"1234567812345678\", \
+    which GM/T 0015 prescribes for certificates; OpenSSL 3.0 needs '-sigopt distid:ID' to sign \
+    and '-vfyopt distid:ID' to verify with it)";
+
+/// `smtool x509 req`.
+#[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(X509_ID_HELP)))]
+pub struct X509Req {
+    /// SM2 private key of the subject, PEM or DER.
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    /// Subject: '/CN=name/O=org/C=CN' (OpenSSL's form) or an RFC 4514 string 'CN=name,O=org,C=CN'.
+    #[arg(long, value_name = "NAME")]
+    pub subj: String,
+    #[command(flatten)]
+    pub id: IdArgs,
+    #[command(flatten)]
+    pub san: SanArgs,
+    /// Request output ('-': standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = KeyFormat::Pem)]
+    pub format: KeyFormat,
+}
+
+/// `smtool x509 cert`.
+#[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(X509_ID_HELP)))]
+pub struct X509Cert {
+    /// The signing SM2 private key: the issuer's (with --issuer), or the subject's own
+    /// (self-signed).
+    #[arg(short, long, value_name = "FILE")]
+    pub key: PathBuf,
+    #[command(flatten)]
+    pub pass: PassArgs,
+    #[command(flatten)]
+    pub id: IdArgs,
+    /// The issuer's certificate, PEM or DER (omit for a self-signed certificate).
+    #[arg(long, value_name = "FILE")]
+    pub issuer: Option<PathBuf>,
+    /// Certify the key and subject of this certificate request (its self-signature is checked
+    /// first; its requested subjectAltName is copied unless --dns/--ip are given).
+    #[arg(long, value_name = "FILE", conflicts_with = "pubkey")]
+    pub csr: Option<PathBuf>,
+    /// The distinguishing ID of the request's self-signature (default "1234567812345678").
+    #[arg(long, value_name = "ID", requires = "csr")]
+    pub csr_id: Option<String>,
+    /// Certify this SM2 public key (SPKI, PEM or DER); needs --issuer and --subj.
+    #[arg(long, value_name = "FILE", requires = "issuer")]
+    pub pubkey: Option<PathBuf>,
+    /// Subject (default: the request's): '/CN=name/O=org' or 'CN=name,O=org'.
+    #[arg(long, value_name = "NAME")]
+    pub subj: Option<String>,
+    /// Serial number in hexadecimal (default: 128 random bits).
+    #[arg(long, value_name = "HEX")]
+    pub serial: Option<String>,
+    /// Validity period in days, from now.
+    #[arg(long, value_name = "DAYS", default_value_t = 365)]
+    pub days: u32,
+    /// A CA certificate: basicConstraints CA:TRUE (else CA:FALSE, both critical) and, by
+    /// default, keyUsage keyCertSign, cRLSign, digitalSignature.
+    #[arg(long)]
+    pub ca: bool,
+    /// The CA's path length constraint (how many CA certificates may follow it).
+    #[arg(long, value_name = "N", requires = "ca")]
+    pub path_len: Option<u8>,
+    /// keyUsage, comma-separated: digitalSignature, nonRepudiation, keyEncipherment,
+    /// dataEncipherment, keyAgreement, keyCertSign, cRLSign, encipherOnly, decipherOnly
+    /// [default: digitalSignature,nonRepudiation (a TLCP signing certificate); with --ca
+    /// keyCertSign,cRLSign,digitalSignature]. A TLCP encryption certificate:
+    /// keyEncipherment,dataEncipherment,keyAgreement.
+    #[arg(long, value_name = "LIST")]
+    pub key_usage: Option<String>,
+    #[command(flatten)]
+    pub san: SanArgs,
+    /// Certificate output ('-': standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = KeyFormat::Pem)]
+    pub format: KeyFormat,
+}
+
+/// `smtool x509 verify`.
+#[derive(Args, Debug)]
+#[command(mut_arg("id", |a| a.help(X509_ID_HELP)))]
+pub struct X509Verify {
+    /// The certificate or certificate request, PEM or DER ('-': standard input).
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+    /// Trust anchors: PEM certificates (or one DER certificate). A certificate that is itself
+    /// an anchor has its own signature checked.
+    #[arg(long, value_name = "FILE")]
+    pub ca_file: Option<PathBuf>,
+    /// Untrusted intermediate CA certificates (PEM).
+    #[arg(long, value_name = "FILE")]
+    pub chain: Option<PathBuf>,
+    #[command(flatten)]
+    pub id: IdArgs,
+    /// Print nothing on success.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `smtool x509 show`.
+#[derive(Args, Debug)]
+pub struct X509Show {
+    /// The certificate or certificate request, PEM or DER ('-': standard input).
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+}
+
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
@@ -821,6 +968,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Sm2(c) => crate::sm2_cmd::run(c),
         Command::Sm9(c) => crate::sm9_cmd::run(c),
         Command::Sm4(a) => crate::sm4_cmd::run(&a),
+        Command::X509(c) => crate::x509_cmd::run(c),
         Command::Speed(a) => crate::speed::run(&a),
         Command::Completions(a) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();

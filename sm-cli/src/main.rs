@@ -19,6 +19,7 @@ mod sm3_cmd;
 mod sm4_cmd;
 mod sm9_cmd;
 mod speed;
+mod x509_cmd;
 
 use std::io::Write as _;
 use std::process::ExitCode;

@@ -88,7 +88,7 @@ fn prehash(za: &[u8; 32], input: &std::path::Path) -> Result<[u8; 32]> {
     Ok(h.finalize().into())
 }
 
-fn id_of(a: &crate::cli::IdArgs) -> Result<Vec<u8>> {
+pub fn id_of(a: &crate::cli::IdArgs) -> Result<Vec<u8>> {
     let id = a.bytes(Some(sm2::DEFAULT_ID))?;
     if id.len() > sm2::MAX_ID_LEN {
         return Err(Error::Usage(format!(

@@ -1,5 +1,6 @@
 //! A small mutation campaign (issue 21): a few thousand mutated keys (plain and encrypted, PEM
-//! and DER), signatures, ciphertexts, encapsulations and check lists go through every reading
+//! and DER), signatures, ciphertexts, encapsulations, check lists, certificates and certificate
+//! requests go through every reading
 //! subcommand. Each run must exit 0, 1 or 2, print nothing on standard error when it succeeds
 //! and exactly one line when it fails, and never print a secret: no 12-character piece of a
 //! private key's base64, no password, no plaintext.
@@ -273,9 +274,74 @@ fn mutated_artefacts_give_one_line_and_no_secret() {
     };
     let ct4 = smtool_ok(&[&sm4("-e")[..], &["--in", &p("secret")]].concat());
 
+    // X.509: a CA, a leaf it issued, a request.
+    let x509 = |args: &[&str]| smtool_ok(&[&["x509"][..], args].concat());
+    let ca = p("ca.pem");
+    x509(&[
+        "cert",
+        "--key",
+        &p("k.pem"),
+        "--subj",
+        "/CN=m",
+        "--ca",
+        "--out",
+        &ca,
+    ]);
+    let req = x509(&[
+        "req",
+        "--key",
+        &p("k.pem"),
+        "--subj",
+        "/CN=r",
+        "--dns",
+        "r.example",
+    ]);
+    let leaf = x509(&[
+        "cert",
+        "--key",
+        &p("k.pem"),
+        "--issuer",
+        &ca,
+        "--pubkey",
+        &p("p.pem"),
+        "--subj",
+        "/CN=leaf",
+    ]);
+
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     let out = p("out");
     let cases = vec![
+        Case {
+            args: s(&["x509", "verify", "--ca-file", &ca, "{}"]),
+            artefact: leaf.clone(),
+            password: false,
+        },
+        Case {
+            args: s(&["x509", "show", "{}"]),
+            artefact: leaf,
+            password: false,
+        },
+        Case {
+            args: s(&["x509", "verify", "{}"]),
+            artefact: req.clone(),
+            password: false,
+        },
+        Case {
+            args: s(&[
+                "x509",
+                "cert",
+                "--key",
+                &p("k.pem"),
+                "--issuer",
+                &ca,
+                "--csr",
+                "{}",
+                "--out",
+                &out,
+            ]),
+            artefact: req,
+            password: false,
+        },
         Case {
             args: s(&["sm2", "show", "--key", "{}"]),
             artefact: read("k.pem"),

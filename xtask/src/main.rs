@@ -5,6 +5,7 @@
 //! cargo xtask check [--quick]      # num-bigint reference + cross-backend equivalence
 //! cargo xtask ct [--quick] [--dudect]  # constant-time checks: valgrind/memcheck, dudect t-test
 //! cargo xtask cross-aarch64        # aarch64 build + sm-field tests + check under QEMU
+//! cargo xtask cross-thumbv6m       # no_std build of the library crates for thumbv6m-none-eabi
 //! cargo xtask py [build|test|bench] # the `smcrypto` Python wheel (sm-python/)
 //! cargo xtask wasm [build|test|bench|pack] # the WebAssembly/npm package (sm-wasm/)
 //! cargo xtask bench [OPTIONS] [GROUP...]
@@ -64,7 +65,7 @@ fn run_script(name: &str, args: &[String], env: &[(&str, &OsStr)]) -> Result<(),
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: cargo xtask <test | check [--quick] [--seed N] | ct [--quick] [--dudect] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...] | cross-aarch64 [setup|test|check|clippy|cargo ARGS] | py [build|test|bench] | wasm [build|test|bench|pack]>"
+        "usage: cargo xtask <test | check [--quick] [--seed N] | ct [--quick] [--dudect] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...] | cross-aarch64 [setup|test|check|clippy|cargo ARGS] | cross-thumbv6m [setup|build|env] | py [build|test|bench] | wasm [build|test|bench|pack]>"
     );
     ExitCode::from(2)
 }
@@ -80,6 +81,7 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "test" => test_cmd::run(rest),
         "cross-aarch64" => cross::run(rest),
+        "cross-thumbv6m" => cross::thumbv6m(rest),
         "py" => py::cmd(rest),
         "wasm" => wasm::run(rest),
         _ => return usage(),
