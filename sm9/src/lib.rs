@@ -93,6 +93,7 @@ mod hash;
 pub mod hazmat;
 mod keys;
 mod pkcs8;
+mod pkcs8_traits;
 mod prepared;
 mod sign;
 mod signing_key;
