@@ -144,6 +144,8 @@ mod encryption;
 mod error;
 pub mod exchange;
 mod keys;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod signature;
 mod traits;
 mod za;

@@ -95,6 +95,8 @@ mod keys;
 mod pkcs8;
 mod pkcs8_traits;
 mod prepared;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod sign;
 mod signing_key;
 mod symmetric;
