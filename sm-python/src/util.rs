@@ -169,7 +169,7 @@ pub fn sm9_err(e: sm9::Error) -> PyErr {
     let kind = match e {
         E::Encoding | E::UnknownAlgorithm | E::InvalidPoint => Kind::Encoding,
         E::InvalidScalar | E::DegenerateIdentity | E::KeyMismatch => Kind::InvalidKey,
-        E::EmptyPlaintext | E::InvalidLength => Kind::InvalidParameter,
+        E::InvalidLength => Kind::InvalidParameter,
         E::Verification => Kind::InvalidSignature,
         E::Decryption => Kind::Decryption,
         E::KeyConfirmation => Kind::KeyExchange,

@@ -38,7 +38,6 @@ fn code_of_sm9(e: &sm9::Error) -> &'static str {
         sm9::Error::InvalidScalar => "SM9_INVALID_SCALAR",
         sm9::Error::DegenerateIdentity => "SM9_DEGENERATE_IDENTITY",
         sm9::Error::KeyMismatch => "SM9_KEY_MISMATCH",
-        sm9::Error::EmptyPlaintext => "SM9_EMPTY_PLAINTEXT",
         sm9::Error::InvalidLength => "SM9_INVALID_LENGTH",
         sm9::Error::Verification => "SM9_VERIFICATION",
         sm9::Error::Decryption => "SM9_DECRYPTION",

@@ -120,6 +120,14 @@
 //! }
 //! ```
 //!
+//! # `serde` (feature `serde`)
+//!
+//! [`PublicKey`], [`Signature`] and [`Ciphertext`] (`C1 ‖ C3 ‖ C2`) serialize as hex strings in
+//! human-readable formats and as bytes in binary ones (RustCrypto's `serdect` convention);
+//! deserializing validates as `from_sec1_bytes` / `from_bytes` do. Secret and signing keys have
+//! no serde impls (use PKCS#8 or SEC1), nor has `VerifyingKey` (it carries the ID through
+//! `Z_A`: serialize the public key and the ID).
+//!
 //! # Ciphertext layouts
 //! GB/T 32918.4-2016 orders the ciphertext C1 ‖ C3 ‖ C2; the 2010 draft (and some old
 //! libraries) C1 ‖ C2 ‖ C3. Both decrypt only in the mode they were written in:
@@ -144,6 +152,8 @@ mod encryption;
 mod error;
 pub mod exchange;
 mod keys;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod signature;
 mod traits;
 mod za;

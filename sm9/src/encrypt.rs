@@ -13,6 +13,16 @@
 //! prepared lines ([`DecryptionKey`]), `K' = KDF(C1 ‖ w' ‖ IDB, klen)` (error if `K1'` is all
 //! zero), `u = MAC(K2', C2)` compared with `C3` in constant time, then `M' = Dec(K1', C2)`.
 //!
+//! **Empty messages** are encrypted (as GmSSL does). The standard's M is a bit string of
+//! length `mlen` with no lower bound; for the KDF stream `klen = mlen + K2_len` is then just
+//! `K2_len`, K1 is empty and `C2` is empty, and the "K1 all zero → back to A2" (A6) and
+//! "K1' all zero → error" (B3) rules, whose purpose is to keep `C2 = M ⊕ K1` from equalling M,
+//! do not apply to an empty K1 (read literally, the vacuous "all zero" of an empty string would
+//! make encryption loop for ever and decryption always fail). C3 = MAC(K2, ε) still
+//! authenticates C1 and the empty C2. In the SM4 modes K1 has its 128 bits whatever the message
+//! and the all-zero rule applies as usual; PKCS#7 pads the empty message to one block (C2 is 16
+//! bytes in ECB mode, 32 with the CBC IV).
+//!
 //! Encapsulation is A1–A6 without the data part: `C = [r]QB`, `K = KDF(C ‖ w ‖ IDB, klen)`
 //! (back to A2 if K is all zero).
 
@@ -411,9 +421,6 @@ fn encrypt_c2(
     mac: MacMode,
     rng: &mut impl CryptoRng,
 ) -> Result<(G1Affine, [u8; MAC_LEN])> {
-    if buf.is_empty() {
-        return Err(Error::EmptyPlaintext);
-    }
     let h1 = crate::h1(id, HID_ENCRYPT);
     loop {
         let mut r = random_nonzero_scalar(rng);
@@ -443,9 +450,6 @@ pub(crate) fn encrypt_with(
     r: &Scalar,
     iv: &[u8; SM4_BLOCK_LEN],
 ) -> Result<(G1Affine, [u8; MAC_LEN])> {
-    if buf.is_empty() {
-        return Err(Error::EmptyPlaintext);
-    }
     let k1_len = mode.k1_len_for_plaintext(buf.len());
     check_kdf_len(k1_len.saturating_add(MAC_KEY_LEN))?;
     // A3: C1 = [r]QB.

@@ -22,8 +22,6 @@ pub enum Error {
     DegenerateIdentity,
     /// A user key was used with a master public key it does not belong to.
     KeyMismatch,
-    /// The plaintext is empty (the encryption scheme needs at least one byte).
-    EmptyPlaintext,
     /// A requested length is zero or too large (KEM key length, KDF output).
     InvalidLength,
     /// Signature verification failed.
@@ -48,7 +46,6 @@ impl fmt::Display for Error {
                 "t1 = H1(ID||hid) + ks is zero mod n: new master key needed"
             }
             Error::KeyMismatch => "user key does not belong to this master public key",
-            Error::EmptyPlaintext => "empty plaintext",
             Error::InvalidLength => "invalid length",
             Error::Verification => "signature verification failed",
             Error::Decryption => "decryption failed",

@@ -65,7 +65,32 @@
 //!
 //! See [`encrypt`], [`encapsulate`] and [`Initiator::start`]. The encryption MAC is an explicit
 //! choice: [`MacMode::Sm3`] is the standard's `SM3(C2 ‖ K2)`, [`MacMode::HmacSm3`] GmSSL's
-//! `HMAC-SM3(K2, C2)`.
+//! `HMAC-SM3(K2, C2)`. The empty message is accepted (see the [`encrypt`] module notes).
+//!
+//! # RustCrypto `pkcs8` / `spki` traits and `serde`
+//!
+//! Master and user keys implement `pkcs8::EncodePrivateKey`/`DecodePrivateKey` (the bytes of
+//! the inherent `to_pkcs8_der`, GmSSL's layout); master public keys implement
+//! `spki::EncodePublicKey`/`DecodePublicKey` (`SubjectPublicKeyInfo` with algorithm `sm9` and
+//! parameter `sm9sign`/`sm9encrypt`, the point as the subject public key):
+//!
+//! ```
+//! use pkcs8::{DecodePrivateKey, EncodePrivateKey};
+//! use pkcs8::spki::{DecodePublicKey, EncodePublicKey};
+//! fn reload<K: EncodePrivateKey + DecodePrivateKey>(k: &K) -> K {
+//!     K::from_pkcs8_der(EncodePrivateKey::to_pkcs8_der(k).unwrap().as_bytes()).unwrap()
+//! }
+//! let kgc = shangmi_sm9::EncMasterKey::generate(&mut rand_core::UnwrapErr(getrandom::SysRng));
+//! assert_eq!(reload(&kgc).public_key(), kgc.public_key());
+//! let spki = kgc.public_key().to_public_key_der().unwrap();
+//! let mpk = shangmi_sm9::EncMasterPublicKey::from_public_key_der(spki.as_bytes()).unwrap();
+//! assert_eq!(&mpk, kgc.public_key());
+//! ```
+//!
+//! With the feature `serde`, the public values (master public keys, [`Signature`],
+//! [`Ciphertext`] as its DER, [`EncapsulatedKey`]) serialize as hex strings in human-readable
+//! formats and as bytes in binary ones (RustCrypto's `serdect` convention); deserializing
+//! validates as the byte decoders do. Secret keys have no serde impls: use (encrypted) PKCS#8.
 //!
 //! # Security notes
 //!
@@ -93,7 +118,10 @@ mod hash;
 pub mod hazmat;
 mod keys;
 mod pkcs8;
+mod pkcs8_traits;
 mod prepared;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod sign;
 mod signing_key;
 mod symmetric;

@@ -86,10 +86,12 @@ impl EncryptionMode {
         }
     }
 
-    /// Whether a C2 of this length can be valid.
+    /// Whether a C2 of this length can be valid: any length for the KDF stream (an empty
+    /// message gives an empty C2), whole blocks for SM4 (the PKCS#7 padding of an empty message
+    /// is one block; CBC adds the IV).
     pub(crate) const fn c2_len_ok(self, c2_len: usize) -> bool {
         match self {
-            EncryptionMode::KdfStream => c2_len > 0,
+            EncryptionMode::KdfStream => true,
             EncryptionMode::Sm4Ecb => c2_len > 0 && c2_len.is_multiple_of(SM4_BLOCK_LEN),
             EncryptionMode::Sm4Cbc => {
                 c2_len >= 2 * SM4_BLOCK_LEN && c2_len.is_multiple_of(SM4_BLOCK_LEN)
@@ -139,7 +141,17 @@ const STREAM_STEP: usize = 512;
 
 /// XORs the next `data.len()` bytes of `k1` into `data` (the KDF stream cipher, both ways);
 /// whether they were all zero (then `data` is unchanged).
+///
+/// An empty message has an empty K1, which is never "all zero": the rule (GM/T 0044.4 §7,
+/// steps A6 and B3) keeps `C2 = M ⊕ K1` from leaving M in the clear, and an empty C2
+/// shows nothing whatever K1 is. Read literally, the vacuous "all zero" of an empty string would
+/// make encryption of length 0 loop for ever and its decryption always fail; GmSSL applies the
+/// check to the whole KDF output and encrypts the empty message (`sm9_do_encrypt`), and so does
+/// this crate. The message length is public, so the branch on it is too.
 fn xor_stream(k1: &mut K1Reader<'_>, data: &mut [u8]) -> Choice {
+    if data.is_empty() {
+        return Choice::from(0);
+    }
     let mut acc = 0u8;
     let mut buf = Zeroizing::new([0u8; STREAM_STEP]);
     for chunk in data.chunks_mut(STREAM_STEP) {

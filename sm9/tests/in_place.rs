@@ -161,26 +161,129 @@ fn tampering_anywhere_is_the_opaque_error_and_clears_the_buffer() {
 }
 
 #[test]
-fn encrypting_an_empty_buffer_is_refused_and_leaves_it_alone() {
-    let (master, _) = keys();
-    let mut rng = ChaCha20Rng::seed_from_u64(4);
-    let mut buf = Vec::new();
+fn empty_messages_round_trip_in_every_mode_format_and_mac() {
+    let (master, bob) = keys();
     for mode in MODES {
+        for mac in MACS {
+            let what = format!("{mode:?} {mac:?}");
+            let rng = || ChaCha20Rng::seed_from_u64(5);
+            let reference =
+                shangmi_sm9::encrypt(&master, b"Bob", b"", mode, mac, &mut rng()).unwrap();
+            // KDF stream: empty C2; SM4: one block of padding (and the IV in CBC mode).
+            let c2_len = match mode {
+                EncryptionMode::KdfStream => 0,
+                EncryptionMode::Sm4Ecb => 16,
+                _ => 32,
+            };
+            assert_eq!(reference.c2().len(), c2_len, "{what}");
+            assert_eq!(mode.c2_len(0), c2_len, "{what}");
+            let mut raw = Vec::new();
+            shangmi_sm9::encrypt_in_place(&master, b"Bob", &mut raw, mode, mac, &mut rng())
+                .unwrap();
+            assert_eq!(raw, reference.to_bytes(), "{what}");
+            assert_eq!(raw.len(), 97 + c2_len, "{what}");
+            let mut der = Vec::new();
+            shangmi_sm9::encrypt_der_in_place(&master, b"Bob", &mut der, mode, mac, &mut rng())
+                .unwrap();
+            assert_eq!(der, reference.to_der().unwrap(), "{what}");
+            // The DER ends with C2's OCTET STRING: `04 00` when C2 is empty.
+            if c2_len == 0 {
+                assert_eq!(&der[der.len() - 2..], [0x04, 0x00], "{what}");
+            }
+            // Both encodings decode back to the same ciphertext.
+            assert_eq!(
+                Ciphertext::from_bytes(mode, &raw).unwrap(),
+                reference,
+                "{what}"
+            );
+            assert_eq!(Ciphertext::from_der(&der).unwrap(), reference, "{what}");
+            let parts =
+                Ciphertext::from_parts(mode, &reference.c1_bytes(), reference.c3(), reference.c2())
+                    .unwrap();
+            assert_eq!(parts, reference, "{what}");
+
+            // Decryption by all four paths gives the empty message.
+            assert!(shangmi_sm9::decrypt(&bob, b"Bob", &reference, mac)
+                .unwrap()
+                .is_empty());
+            let mut buf = raw.clone();
+            shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, mac).unwrap();
+            assert!(buf.is_empty(), "{what}");
+            let mut buf = der.clone();
+            shangmi_sm9::decrypt_der_in_place(&bob, b"Bob", &mut buf, mac).unwrap();
+            assert!(buf.is_empty(), "{what}");
+
+            // The other MAC mode, another identity, and every flipped bit are refused.
+            let other = if mac == MacMode::Sm3 {
+                MacMode::HmacSm3
+            } else {
+                MacMode::Sm3
+            };
+            assert_eq!(
+                shangmi_sm9::decrypt(&bob, b"Bob", &reference, other).unwrap_err(),
+                Error::Decryption,
+                "{what}"
+            );
+            let kgc = shangmi_sm9::EncMasterKey::generate(&mut ChaCha20Rng::seed_from_u64(1));
+            let alice = kgc.extract(b"Alice").unwrap().prepare();
+            assert_eq!(
+                shangmi_sm9::decrypt(&alice, b"Alice", &reference, mac).unwrap_err(),
+                Error::Decryption,
+                "{what}"
+            );
+            for i in 0..raw.len() {
+                for bit in [0x01u8, 0x80] {
+                    let mut buf = raw.clone();
+                    buf[i] ^= bit;
+                    let r = shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, mac);
+                    assert_rejected(r, &buf, &format!("{what} raw byte {i} bit {bit:#x}"));
+                }
+            }
+            for i in 0..der.len() {
+                let mut buf = der.clone();
+                buf[i] ^= 0x01;
+                if Ciphertext::check_der(&buf).is_ok_and(|m| m != mode) {
+                    // EnType is not covered by the MAC (GM/T 0044.4 §7: C3 = MAC(K2, C2)), and
+                    // for a one-block C2 ECB's K2 (after a 16-byte K1) is the KDF stream's: the
+                    // ECB ciphertext read as a stream one passes the MAC and yields C2 ⊕ K1, 16
+                    // bytes that are not the message.
+                    assert_eq!((mode, i), (EncryptionMode::Sm4Ecb, 4), "{what}");
+                    shangmi_sm9::decrypt_der_in_place(&bob, b"Bob", &mut buf, mac).unwrap();
+                    assert_eq!(buf.len(), 16, "{what}");
+                    continue;
+                }
+                let r = shangmi_sm9::decrypt_der_in_place(&bob, b"Bob", &mut buf, mac);
+                assert_rejected(r, &buf, &format!("{what} DER byte {i}"));
+            }
+            // A byte appended to C2 (raw form) breaks the MAC (KDF stream) or the block length.
+            let mut buf = raw.clone();
+            buf.push(0);
+            let r = shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut buf, mode, mac);
+            assert_rejected(r, &buf, &format!("{what} one byte appended"));
+        }
+    }
+    // In the SM4 modes a C2 shorter than the one padding block (or IV and block) is malformed.
+    let (c1, c3) = {
+        let ct = shangmi_sm9::encrypt(
+            &master,
+            b"Bob",
+            b"",
+            EncryptionMode::Sm4Cbc,
+            MacMode::Sm3,
+            &mut ChaCha20Rng::seed_from_u64(6),
+        )
+        .unwrap();
+        (ct.c1_bytes(), *ct.c3())
+    };
+    for (mode, c2_len) in [
+        (EncryptionMode::Sm4Ecb, 0),
+        (EncryptionMode::Sm4Cbc, 0),
+        (EncryptionMode::Sm4Cbc, 16),
+    ] {
         assert_eq!(
-            shangmi_sm9::encrypt_in_place(&master, b"Bob", &mut buf, mode, MacMode::Sm3, &mut rng),
-            Err(Error::EmptyPlaintext)
-        );
-        assert_eq!(
-            shangmi_sm9::encrypt_der_in_place(
-                &master,
-                b"Bob",
-                &mut buf,
-                mode,
-                MacMode::Sm3,
-                &mut rng
-            ),
-            Err(Error::EmptyPlaintext)
+            Ciphertext::from_parts(mode, &c1, &c3, &vec![0u8; c2_len]).unwrap_err(),
+            Error::Encoding,
+            "{mode:?} C2 of {c2_len} bytes"
         );
     }
-    assert!(buf.is_empty());
 }

@@ -7,6 +7,9 @@
 //!   gmalg's SM3 composed into the mode, both ways.
 //! * `gmssl-pyx` 2.1.0 (GmSSL 3.2): encryption keys in DER and password-encrypted PKCS#8,
 //!   encryption both ways with GmSSL's HMAC-SM3 MAC and GM/T 0080 DER ciphertexts.
+//! * The empty message: gmalg both ways (raw, standard MAC, 97 bytes); gmssl-pyx decrypts ours
+//!   (DER, HMAC-SM3) but refuses to encrypt one (its own plaintext-length check; GmSSL's C
+//!   library encrypts it, pinned by the GmSSL vectors in `kat_gmssl.rs`).
 //!
 //! The interpreter is `$SM_PEERS_PYTHON` (set by `cargo xtask test`); without it the test
 //! creates `target/peers-venv` itself and installs the pinned peers there.
@@ -336,4 +339,88 @@ print(c.decrypt(b"Carol", carol_ct).hex())
     assert_eq!(unhex(&out[0]), b"from Rust");
     assert_eq!(unhex(&out[1]), kgc2.public_key().to_der().unwrap());
     assert_eq!(unhex(&out[2]), b"to Carol");
+}
+
+#[test]
+fn empty_message_with_gmalg_and_gmssl_pyx() {
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let kgc = shangmi_sm9::EncMasterKey::generate(&mut rng);
+    let master = kgc.public_key().prepare();
+    let bob = kgc.extract(b"Bob").unwrap();
+    let bob_dk = bob.prepare();
+    let ours_std = shangmi_sm9::encrypt(
+        &master,
+        b"Bob",
+        b"",
+        EncryptionMode::KdfStream,
+        MacMode::Sm3,
+        &mut rng,
+    )
+    .unwrap();
+    assert_eq!(ours_std.to_bytes().len(), 97);
+    let ours_gm = shangmi_sm9::encrypt(
+        &master,
+        b"Bob",
+        b"",
+        EncryptionMode::KdfStream,
+        MacMode::HmacSm3,
+        &mut rng,
+    )
+    .unwrap();
+    // A ciphertext of a one-byte message with its C2 cut off must not decrypt to b"" there.
+    let one = shangmi_sm9::encrypt(
+        &master,
+        b"Bob",
+        b"x",
+        EncryptionMode::KdfStream,
+        MacMode::Sm3,
+        &mut rng,
+    )
+    .unwrap();
+    let cut = &one.to_bytes()[..97];
+    let out = py(
+        r#"
+import sys, gmalg
+from gmssl_pyx import SM9PrivateKey, SM9MasterKey
+ke, mpk, ct_std, ct_gm, key_der, cut = (bytes.fromhex(a) for a in sys.argv[1:7])
+kgc = gmalg.SM9KGC(hid_e=b"\x03", msk_e=ke, mpk_e=mpk)
+bob = gmalg.SM9(hid_e=b"\x03", mpk_e=mpk, sk_e=kgc.generate_sk_encrypt(b"Bob"), uid=b"Bob")
+print("gmalg-dec=" + bob.decrypt(ct_std).hex())
+print("gmalg-enc=" + bob.encrypt(b"", b"Bob").hex())
+try:
+    print("gmalg-cut=" + bob.decrypt(cut).hex())
+except Exception:
+    print("gmalg-cut=refused")
+print("pyx-dec=" + SM9PrivateKey.from_der(key_der).decrypt(b"Bob", ct_gm).hex())
+try:
+    SM9MasterKey.generate().public_key().encrypt(b"Bob", b"")
+    print("pyx-enc=accepted")
+except Exception:
+    print("pyx-enc=refused")
+"#,
+        &[
+            &hex::encode(kgc.to_bytes()),
+            &hex::encode(kgc.public_key().to_bytes()),
+            &hex::encode(ours_std.to_bytes()),
+            &hex::encode(ours_gm.to_der().unwrap()),
+            &hex::encode(bob.to_der().unwrap()),
+            &hex::encode(cut),
+        ],
+    );
+    assert_eq!(out[0], "gmalg-dec=");
+    let theirs = out[1].strip_prefix("gmalg-enc=").unwrap();
+    let theirs =
+        shangmi_sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &unhex(theirs)).unwrap();
+    assert!(theirs.c2().is_empty());
+    assert!(shangmi_sm9::decrypt(&bob_dk, b"Bob", &theirs, MacMode::Sm3)
+        .unwrap()
+        .is_empty());
+    assert_eq!(out[2], "gmalg-cut=refused");
+    let cut = shangmi_sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, cut).unwrap();
+    assert_eq!(
+        shangmi_sm9::decrypt(&bob_dk, b"Bob", &cut, MacMode::Sm3).unwrap_err(),
+        shangmi_sm9::Error::Decryption
+    );
+    assert_eq!(out[3], "pyx-dec=");
+    assert_eq!(out[4], "pyx-enc=refused");
 }

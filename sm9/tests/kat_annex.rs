@@ -286,19 +286,37 @@ fn annex_d_encryption() {
             .to_vec(),
         m
     );
-    // Empty plaintext is refused.
+    // The empty message (KDF stream): the same C1, an empty C2, and C3 = SM3(ε ‖ K2) with K2 the
+    // first 32 bytes of the KDF output, i.e. the Annex's K1 (20 bytes) followed by the first 12
+    // bytes of its K2 (the KDF output is one stream, whatever klen).
+    let empty = hazmat::encrypt_with_nonce(
+        &master,
+        b"Bob",
+        b"",
+        EncryptionMode::KdfStream,
+        MacMode::Sm3,
+        &r,
+        &[0; 16],
+    )
+    .unwrap();
+    assert_eq!(empty.c1_bytes().to_vec(), pt(d("C1")));
+    assert!(empty.c2().is_empty());
+    let mut k2 = d("xor_mode/K1");
+    k2.extend(&d("xor_mode/K2")[..32 - k2.len()]);
+    assert_eq!(k2.len(), 32);
     assert_eq!(
-        hazmat::encrypt_with_nonce(
-            &master,
-            b"Bob",
-            b"",
-            EncryptionMode::KdfStream,
-            MacMode::Sm3,
-            &r,
-            &[0; 16]
-        )
-        .unwrap_err(),
-        shangmi_sm9::Error::EmptyPlaintext
+        empty.c3().to_vec(),
+        <sm3::Sm3 as sm3::Digest>::digest(&k2).to_vec()
+    );
+    let raw = empty.to_bytes();
+    assert_eq!(raw.len(), 97);
+    let parsed = shangmi_sm9::Ciphertext::from_bytes(EncryptionMode::KdfStream, &raw).unwrap();
+    assert!(shangmi_sm9::decrypt(&bob, b"Bob", &parsed, MacMode::Sm3)
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        shangmi_sm9::decrypt(&bob, b"Alice", &parsed, MacMode::Sm3).unwrap_err(),
+        shangmi_sm9::Error::Decryption
     );
 }
 

@@ -365,18 +365,6 @@ fn usage_errors() {
     let f = fixture();
     let mut rng = ChaCha20Rng::seed_from_u64(3);
     assert_eq!(
-        shangmi_sm9::encrypt(
-            &f.enc_master,
-            b"Bob",
-            b"",
-            EncryptionMode::KdfStream,
-            MacMode::Sm3,
-            &mut rng
-        )
-        .unwrap_err(),
-        Error::EmptyPlaintext
-    );
-    assert_eq!(
         shangmi_sm9::encapsulate(&f.enc_master, b"Bob", 0, &mut rng).unwrap_err(),
         Error::InvalidLength
     );

@@ -35,6 +35,10 @@ fn kernel_expectations() -> Vec<(&'static str, &'static str)> {
 const ALL_BACKENDS_FEATURES: &str =
     "sm-field/all-backends,sm-curve/all-backends,sm-pairing/all-backends,shangmi-sm2/all-backends";
 
+/// Optional library features whose tests (`sm2/tests/serde.rs`, `sm9/tests/serde.rs`) compile
+/// only with them, switched on in the same workspace run.
+const OPTIONAL_FEATURES: &str = "shangmi-sm2/serde,shangmi-sm9/serde";
+
 pub fn run(args: &[String]) -> Result<(), String> {
     println!(
         "xtask test: Python peers in {}",
@@ -50,7 +54,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .env("SM_EXPECT_ALL_BACKENDS", "1")
         // The test profile is opt-level 3 with debug assertions and overflow checks kept on, so
         // heavy property tests run fast and arithmetic overflow still fails loudly.
-        .args(["test", "--workspace", "--features", ALL_BACKENDS_FEATURES])
+        .args(["test", "--workspace", "--features"])
+        .arg(format!("{ALL_BACKENDS_FEATURES},{OPTIONAL_FEATURES}"))
         .args(args);
     crate::run_cmd(&mut cmd)?;
     // The `op-count` suites (one asserts equal operation counts for different secrets), behind a
