@@ -1,6 +1,6 @@
 //! `smtool`: SM3 digests and HMACs, SM2 keys / signatures / encryption and SM9 identity-based
-//! keys / signatures / encryption / KEM on the command line, interoperable with OpenSSL 3.0
-//! (SM2, SM3) and GmSSL (SM2, SM9).
+//! keys / signatures / encryption / KEM, SM4 files and SM2 X.509 certificates on the command line,
+//! interoperable with OpenSSL 3.0 (SM2, SM3, X.509) and GmSSL (SM2, SM9).
 //!
 //! Exit status: 0 success; 1 verification or decryption failure (including a malformed
 //! signature or ciphertext, and an SM3 `--check` mismatch); 2 usage or input error (unknown
