@@ -328,13 +328,29 @@ mod tests {
             assert!(bool::from(zero));
             assert_eq!(buf, vec![0x5Au8; 40]);
         }
+        // The empty message: an empty K1 (KDF stream) is not "all zero"; the SM4 modes' 16-byte
+        // K1 still is when its bits are.
+        let mut buf = Vec::new();
+        assert!(!bool::from(seal_in_place(
+            EncryptionMode::KdfStream,
+            &mut key_reader(&[]),
+            &mut buf,
+            &[1; 16]
+        )));
+        assert!(buf.is_empty());
+        for mode in [EncryptionMode::Sm4Ecb, EncryptionMode::Sm4Cbc] {
+            let mut buf = Vec::new();
+            let zero = seal_in_place(mode, &mut key_reader(&[0; 16]), &mut buf, &[1; 16]);
+            assert!(bool::from(zero));
+            assert!(buf.is_empty());
+        }
     }
 
     #[test]
     fn cbc_round_trip_and_lengths() {
         let k1 = [7u8; 16];
         let iv = [9u8; 16];
-        for len in [1usize, 15, 16, 17, 100] {
+        for len in [0usize, 1, 15, 16, 17, 100] {
             let m = vec![0xA5u8; len];
             for mode in [
                 EncryptionMode::KdfStream,
