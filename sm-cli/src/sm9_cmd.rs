@@ -320,11 +320,8 @@ fn encrypt(a: &Sm9Encrypt) -> Result<()> {
         "plaintext",
         room,
     )?);
-    if buf.is_empty() {
-        return Err(Error::Input(
-            "empty plaintext: SM9 encryption needs at least one byte".into(),
-        ));
-    }
+    // An empty message is accepted, as by the library and GmSSL (C2 is empty in the KDF-stream
+    // mode, one padding block in the SM4 modes).
     let master = mpk.prepare();
     match a.format {
         Sm9CtFormat::Der => {
