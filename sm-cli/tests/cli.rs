@@ -1177,14 +1177,15 @@ fn sm9_encrypts_the_empty_message() {
     for (cipher, raw_len) in [("kdf", 97), ("sm4-ecb", 97 + 16), ("sm4-cbc", 97 + 32)] {
         for format in ["raw", "der"] {
             let base = ["--id", "Bob", "--format", format, "--cipher", cipher];
-            let mut enc = vec!["sm9", "encrypt", "--pubkey", &d.s("mpk.pem")];
+            let (mpk, bob) = (d.s("mpk.pem"), d.s("bob.pem"));
+            let mut enc = vec!["sm9", "encrypt", "--pubkey", &mpk];
             enc.extend(base);
             let ct = ok_in(&enc, b"");
             if format == "raw" {
                 assert_eq!(ct.len(), raw_len, "{cipher} raw");
             }
             let path = d.write(&format!("{cipher}.{format}"), &ct);
-            let mut dec = vec!["sm9", "decrypt", "--key", &d.s("bob.pem"), "--in", &path];
+            let mut dec = vec!["sm9", "decrypt", "--key", &bob, "--in", &path];
             dec.extend(base);
             assert_eq!(ok(&dec), b"", "{cipher} {format}");
         }
