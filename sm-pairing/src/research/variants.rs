@@ -800,6 +800,8 @@ pub trait Config: 'static {
 }
 
 /// The configuration with the given strategies.
+// One marker for the eight strategy parameters, which are the point of the type.
+#[allow(clippy::type_complexity)]
 pub struct Variant<T, L, P, F, LD, H, Cy, TD>(PhantomData<(T, L, P, F, LD, H, Cy, TD)>);
 
 impl<T, L, P, F, LD, H, Cy, TD> Config for Variant<T, L, P, F, LD, H, Cy, TD>
