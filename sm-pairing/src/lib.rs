@@ -14,7 +14,28 @@
 //!   the 384-byte GM/T 0044 encoding.
 //!
 //! With the `research` feature, [`research`] traces the Miller loop step by step and the final
-//! exponentiation's intermediates, for debugging against another implementation.
+//! exponentiation's intermediates, for debugging against another implementation, and
+//! [`research::variants`] holds the pairing-optimization ledger's variants.
+//!
+//! # Optimization ledger: how to add a variant
+//! `cargo xtask ledger [--quick] [--markdown docs/LEDGER.md]` times, for every optimization, the
+//! production configuration against the same configuration with only that optimization switched
+//! off (interleaved in one process, after checking both give the same bytes), with GF(p)
+//! operation counts from `sm_field::Counting`, and writes `docs/LEDGER.md`. The variants are
+//! types in `research::variants` (feature `research`), written on the public `sm-field` API:
+//! 1. Write **one type** implementing the strategy trait of its stage (`Fp2Mul`, `Fp4Mul`,
+//!    `Fp12Mul`, `Fp2Sqr`/`Fp4Sqr`/`Fp12Sqr`, `Lines`, `LineProduct`, `MillerForm`, `Digits`,
+//!    `HardPart`, `CycSquare`), citing the paper its formula comes from.
+//! 2. Add **one row**: a `v.visit::<Variant<…>>(Row { … })` call in `variants::visit_rows`,
+//!    with the production strategies everywhere except yours (`WithTower<…>` for tower formulas).
+//! 3. Run `cargo test -p sm-pairing --features research --test ledger_variants` (every row
+//!    must give the production GT values over random points; `cargo xtask test` runs it), then
+//!    `cargo xtask ledger --quick` to see the row, and `cargo xtask ledger --markdown
+//!    docs/LEDGER.md` to regenerate the document (never edit it by hand).
+//!
+//! Rows outside the pairing (GT exponentiation, G1/G2 scalar multiplication, limb backends)
+//! compare production functions and live in `xtask/src/ledger.rs`; a new limb backend is one
+//! alias in its `backends` module and one `line(…)` there.
 //!
 //! Every function is constant time in the points and the GT values (lines use projective
 //! formulas without inversions and without branches; identities are handled with `subtle`

@@ -14,6 +14,8 @@
 //!
 //! Everything here is for public test inputs: the trace keeps copies of intermediate values.
 
+pub mod variants;
+
 use alloc::vec::Vec;
 
 use sm_field::{Backend, Fp12, Fp2};

@@ -12,12 +12,14 @@
 //!     --backends u32,u64,asm       # A/B the limb backends in one process (default: all)
 //!     --quick                      # short run (well under a minute)
 //!     --markdown FILE              # also write the table as Markdown
+//! cargo xtask ledger [--quick] [--markdown docs/LEDGER.md]  # pairing-optimization ledger
 //! ```
 
 mod bench;
 mod check;
 mod cross;
 mod ct;
+mod ledger;
 mod py;
 mod sysinfo;
 mod test_cmd;
@@ -65,7 +67,7 @@ fn run_script(name: &str, args: &[String], env: &[(&str, &OsStr)]) -> Result<(),
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: cargo xtask <test | check [--quick] [--seed N] | ct [--quick] [--dudect] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...] | cross-aarch64 [setup|test|check|clippy|cargo ARGS] | cross-thumbv6m [setup|build|env] | py [build|test|bench] | wasm [build|test|bench|pack]>"
+        "usage: cargo xtask <test | check [--quick] [--seed N] | ct [--quick] [--dudect] | bench [--quick] [--backends LIST] [--markdown FILE] [GROUP...] | ledger [--quick] [--markdown FILE] | cross-aarch64 [setup|test|check|clippy|cargo ARGS] | cross-thumbv6m [setup|build|env] | py [build|test|bench] | wasm [build|test|bench|pack]>"
     );
     ExitCode::from(2)
 }
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         "check" => check::run(rest),
         "ct" => ct::run(rest),
         "bench" => bench::run(rest),
+        "ledger" => ledger::run(rest),
         "test" => test_cmd::run(rest),
         "cross-aarch64" => cross::run(rest),
         "cross-thumbv6m" => cross::thumbv6m(rest),

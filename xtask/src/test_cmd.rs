@@ -68,12 +68,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .args(["--features", "op-count", "--test", "op_count"]),
         )?;
     }
-    // sm-pairing's step diagnostics (feature `research`) against the num-bigint textbook loop.
+    // sm-pairing's step diagnostics (feature `research`) against the num-bigint textbook loop,
+    // and the optimization ledger's variants against the production pairing.
     crate::run_cmd(
         Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .current_dir(crate::workspace_root())
             .args(["test", "-p", "sm-pairing", "--features", "research"])
-            .args(["--test", "research_trace"]),
+            .args(["--test", "research_trace", "--test", "ledger_variants"]),
     )?;
     interop_rustcrypto_generic()?;
     // The Python wheel: built with maturin, tested with pytest in the same venv.
