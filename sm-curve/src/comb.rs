@@ -114,17 +114,69 @@ pub struct PrecomputedTable<C: CurveParams> {
 impl<C: CurveParams> PrecomputedTable<C> {
     /// Builds the table for `base` (1,376 additions and one batched inversion).
     pub fn new(base: &Affine<C>) -> Self {
-        let rows = comb_points(base, COMB_WINDOW, COMB_WINDOWS, COMB_ENTRIES, false)
+        let mut points = comb_points(base, COMB_WINDOW, COMB_WINDOWS, COMB_ENTRIES, false);
+        let rows = points
             .chunks_exact(COMB_ENTRIES)
             .map(|c| <[Affine<C>; COMB_ENTRIES]>::try_from(c).expect("row length"))
             .collect();
+        // The base may be secret (`SecretPrecomputedTable`): wipe the flat copy.
+        points.iter_mut().for_each(Zeroize::zeroize);
         Self { rows }
+    }
+}
+
+/// A comb table of a **secret** base point (an SM9 signing key `ds`): the layout of
+/// [`PrecomputedTable`], built by the same constant-time code, but every lookup reads the whole
+/// row (also [`get_vartime`](CombTable::get_vartime)), the build's scratch points are wiped,
+/// and the table is zeroized on drop. Keep it with the key it derives from; never cache it
+/// globally.
+#[cfg(feature = "alloc")]
+pub struct SecretPrecomputedTable<C: CurveParams>(PrecomputedTable<C>);
+
+#[cfg(feature = "alloc")]
+impl<C: CurveParams> SecretPrecomputedTable<C> {
+    /// Builds the table for the secret `base` (constant time in `base`).
+    pub fn new(base: &Affine<C>) -> Self {
+        Self(PrecomputedTable::new(base))
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: CurveParams> CombTable<C> for SecretPrecomputedTable<C> {
+    fn select(&self, window: usize, abs: u8) -> Affine<C> {
+        self.0.select(window, abs)
+    }
+
+    /// Constant time like [`select`](CombTable::select): the base is secret.
+    fn get_vartime(&self, window: usize, abs: u8) -> Affine<C> {
+        self.0.select(window, abs)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: CurveParams> Drop for SecretPrecomputedTable<C> {
+    fn drop(&mut self) {
+        for row in self.0.rows.iter_mut() {
+            row.zeroize();
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: CurveParams> zeroize::ZeroizeOnDrop for SecretPrecomputedTable<C> {}
+
+#[cfg(feature = "alloc")]
+impl<C: CurveParams> core::fmt::Debug for SecretPrecomputedTable<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "SecretPrecomputedTable<{}>(..)", C::NAME)
     }
 }
 
 /// The points of a comb over `base`, row after row: row `i` holds `m·2^(window·i)·base` for
 /// `m = 1, 2, …, entries` (`odd = false`) or `m = 1, 3, …, 2·entries − 1` (`odd = true`).
-/// Public base points only (the additions are complete but not constant time in the count).
+/// Constant time in `base` (complete additions, doublings, a constant-time batched
+/// inversion; the loop counts depend only on the public shape), and the Jacobian scratch is
+/// wiped, so [`SecretPrecomputedTable`] uses it for secret bases.
 #[cfg(feature = "alloc")]
 pub(crate) fn comb_points<C: CurveParams>(
     base: &Affine<C>,
@@ -150,6 +202,8 @@ pub(crate) fn comb_points<C: CurveParams>(
     }
     let mut aff = alloc::vec![Affine::<C>::IDENTITY; pts.len()];
     Jacobian::batch_to_affine(&pts, &mut aff);
+    pts.iter_mut().for_each(Zeroize::zeroize);
+    row_base.zeroize();
     aff
 }
 

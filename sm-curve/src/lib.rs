@@ -41,9 +41,9 @@ mod sm2;
 pub mod sm9;
 
 pub use affine::Affine;
-#[cfg(feature = "alloc")]
-pub use comb::PrecomputedTable;
 pub use comb::{CombTable, COMB_ENTRIES, COMB_WINDOW, COMB_WINDOWS};
+#[cfg(feature = "alloc")]
+pub use comb::{PrecomputedTable, SecretPrecomputedTable};
 pub use encoding::Error;
 pub use jacobian::Jacobian;
 pub use params::{AKind, CurveParams};

@@ -2,6 +2,8 @@
 //! G2 ⊂ E'(GF(p²)), E': y² = x³ + 5u (sextic M-type twist over `Fp2 = Fp[u]/(u² + 2)`), both of
 //! prime order n; p and n are the BN polynomials at t = 0x600000000058F98A.
 //!
+//! * Points: [`G1Affine`], [`G2Affine`] (aliases of [`Affine`] over the two curves; the
+//!   pairing and the SM9 protocols use these types, there is no other SM9 point type).
 //! * Curves: [`Sm9G1Curve`], [`Sm9G2Curve`] ([`CurveParams`]: generators P1, P2; SEC1 / GM/T
 //!   encodings through [`Affine::to_sec1_vec`](crate::Affine::to_sec1_vec) and
 //!   [`Affine::from_sec1`](crate::Affine::from_sec1); for G2 the GF(p²) coordinates are written
@@ -30,6 +32,12 @@ mod multiples;
 mod tables;
 
 pub use tables::{Sm9P1Table, Sm9P2Table};
+
+/// A point of G1 in affine coordinates: the one G1 point type of the workspace (the pairing in
+/// `sm-pairing`, the `sm9` protocols and the bindings all take it).
+pub type G1Affine<B = DefaultBackend> = Affine<Sm9G1Curve<B>>;
+/// A point of G2 in affine coordinates: the one G2 point type of the workspace.
+pub type G2Affine<B = DefaultBackend> = Affine<Sm9G2Curve<B>>;
 
 /// SM9 G1: `y² = x³ + 5` over GF(p) with generator P1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

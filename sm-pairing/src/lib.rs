@@ -41,6 +41,10 @@
 //! formulas without inversions and without branches; identities are handled with `subtle`
 //! selections). Points must lie in G1 / G2 (checked by the caller when decoding).
 //!
+//! The points are `sm-curve`'s: [`G1Affine`] and [`G2Affine`] are `sm_curve::sm9`'s affine
+//! points (re-exported here), so the group arithmetic, the generators, the SEC1 / GM/T 0044
+//! encodings and the subgroup checks have one home.
+//!
 //! # Example
 //! ```
 //! use sm_pairing::{multi_pairing, pairing, DefaultBackend, G1Affine, G2Affine, Gt};
@@ -65,7 +69,6 @@ mod final_exp;
 mod gt;
 mod lines;
 mod miller;
-mod points;
 #[cfg(feature = "research")]
 pub mod research;
 
@@ -76,7 +79,10 @@ pub use miller::{
     miller_loop, multi_miller_loop, multi_miller_loop_prepared, multi_pairing, pairing,
     pairing_prepared, G2Prepared, Step, LOOP_SCHEDULE, NUM_LINES,
 };
-pub use points::{G1Affine, G2Affine};
+/// The SM9 points the pairing takes: sm-curve's affine points of G1 and G2 (re-exported, not a
+/// second type; decoding with the subgroup check is sm-curve's `Affine::from_sec1` /
+/// `sm_curve::sm9::g2_from_sec1`).
+pub use sm_curve::sm9::{G1Affine, G2Affine};
 pub use sm_field::{Backend, DefaultBackend, Fp, Fp12, Fp2, Sm9N, Sm9P};
 
 /// The BN parameter t of the SM9 curve (GM/T 0044.5): p = 36t⁴ + 36t³ + 24t² + 6t + 1.

@@ -109,10 +109,10 @@ impl<B: Backend> OnTheFly<B> {
     /// Q = identity is replaced by P2 (a valid point, so no exceptional case arises); the
     /// caller masks its lines.
     pub(crate) fn new(q: &G2Affine<B>) -> Self {
-        let inf = Choice::from(q.infinity as u8);
+        let inf = q.is_identity();
         let g = G2Affine::<B>::GENERATOR;
-        let qx = Fp2::conditional_select(&q.x, &g.x, inf);
-        let qy = Fp2::conditional_select(&q.y, &g.y, inf);
+        let qx = Fp2::conditional_select(&q.x(), &g.x(), inf);
+        let qy = Fp2::conditional_select(&q.y(), &g.y(), inf);
         Self {
             t: G2Projective::from_affine(&qx, &qy),
             qx,
@@ -162,13 +162,13 @@ pub(crate) struct G1Side<B: Backend> {
 }
 
 impl<B: Backend> G1Side<B> {
-    pub(crate) fn new(p: &G1Affine<B>, q_infinity: bool) -> Self {
-        let xp_add = p.x.neg();
+    pub(crate) fn new(p: &G1Affine<B>, q_infinity: Choice) -> Self {
+        let xp_add = p.x().neg();
         Self {
             xp_dbl: xp_add.double().add(&xp_add),
             xp_add,
-            yp: p.y,
-            trivial: Choice::from((p.infinity | q_infinity) as u8),
+            yp: p.y(),
+            trivial: p.is_identity() | q_infinity,
         }
     }
 
@@ -239,14 +239,14 @@ pub(crate) fn drive_observed<B: Backend, S: LineSource<B>>(
 /// The Miller loop f_{a,Q}(P)·l_{aQ,π(Q)}(P)·l_{aQ+π(Q),−π²(Q)}(P) (numerators only), before the
 /// final exponentiation. Constant time in P and Q.
 pub fn miller_loop<B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> Fp12<B> {
-    drive(&mut [(G1Side::new(p, q.infinity), OnTheFly::new(q))])
+    drive(&mut [(G1Side::new(p, q.is_identity()), OnTheFly::new(q))])
 }
 
 /// The product of the Miller loops of all pairs, sharing one squaring chain.
 pub fn multi_miller_loop<B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Fp12<B> {
     let mut v: Vec<_> = pairs
         .iter()
-        .map(|(p, q)| (G1Side::new(p, q.infinity), OnTheFly::new(q)))
+        .map(|(p, q)| (G1Side::new(p, q.is_identity()), OnTheFly::new(q)))
         .collect();
     drive(&mut v)
 }
@@ -295,7 +295,7 @@ pub fn pairing_prepared<B: Backend>(p: &G1Affine<B>, q: &G2Prepared<B>) -> Gt<B>
 #[derive(Clone)]
 pub struct G2Prepared<B: Backend> {
     lines: Box<[LineCoeffs<B>; NUM_LINES]>,
-    infinity: bool,
+    infinity: Choice,
 }
 
 impl<B: Backend> G2Prepared<B> {
@@ -308,7 +308,7 @@ impl<B: Backend> G2Prepared<B> {
         }
         Self {
             lines,
-            infinity: q.infinity,
+            infinity: q.is_identity(),
         }
     }
 

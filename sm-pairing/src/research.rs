@@ -65,7 +65,7 @@ impl<B: Backend> LineSource<B> for Recording<B> {
 /// The state after every step of the Miller loop of e(P, Q); the last entry's `f` is
 /// [`miller_loop`](crate::miller_loop)`(P, Q)`.
 pub fn miller_trace<B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> Vec<MillerStep<B>> {
-    let side = G1Side::new(p, q.infinity);
+    let side = G1Side::new(p, q.is_identity());
     let source = Recording {
         inner: OnTheFly::new(q),
         log: Vec::with_capacity(LOOP_SCHEDULE.len()),

@@ -11,12 +11,13 @@ fn s<'a>(v: &'a Value, sec: &str, key: &str) -> &'a str {
         .unwrap_or_else(|| panic!("missing {sec}/{key}"))
 }
 
+/// The annexes write points as x ‖ y; the SEC1 / GM/T encoding adds the `04` tag.
 fn g1<B: Backend>(h: &str) -> G1Affine<B> {
-    G1Affine::from_xy_bytes(hex(h).as_slice().try_into().unwrap()).expect("G1 point on curve")
+    G1Affine::from_sec1(&hex(&format!("04{h}"))).expect("G1 point on curve")
 }
 
 fn g2<B: Backend>(h: &str) -> G2Affine<B> {
-    G2Affine::from_xy_bytes(hex(h).as_slice().try_into().unwrap()).expect("G2 point on curve")
+    sm_curve::sm9::g2_from_sec1(&hex(&format!("04{h}"))).expect("G2 point in G2")
 }
 
 fn scalar(h: &str) -> [u64; 4] {

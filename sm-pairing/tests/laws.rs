@@ -71,11 +71,15 @@ fn mul_affine<F: Coord>(x: F, y: F, k: &[u64; 4]) -> Option<(F, F)> {
 }
 
 fn g1_mul<B: Backend>(p: &G1Affine<B>, k: &[u64; 4]) -> G1Affine<B> {
-    mul_affine(p.x, p.y, k).map_or(G1Affine::identity(), |(x, y)| G1Affine::new(x, y))
+    mul_affine(p.x(), p.y(), k).map_or(G1Affine::IDENTITY, |(x, y)| {
+        G1Affine::from_coordinates_unchecked(x, y)
+    })
 }
 
 fn g2_mul<B: Backend>(q: &G2Affine<B>, k: &[u64; 4]) -> G2Affine<B> {
-    mul_affine(q.x, q.y, k).map_or(G2Affine::identity(), |(x, y)| G2Affine::new(x, y))
+    mul_affine(q.x(), q.y(), k).map_or(G2Affine::IDENTITY, |(x, y)| {
+        G2Affine::from_coordinates_unchecked(x, y)
+    })
 }
 
 /// a·b mod n as limbs, via Fp<Sm9N>.
@@ -181,13 +185,13 @@ fn non_degeneracy_and_identities() {
     // e has order n: e^(n−1)·e = 1.
     let nm1 = (Fp::<sm_field::Sm9N, U64>::ZERO - Fp::ONE).to_canonical_limbs();
     assert!(bool::from((e.pow_vartime(&nm1) * e).is_identity()));
-    assert!(bool::from(pairing(&G1Affine::identity(), &q).is_identity()));
-    assert!(bool::from(pairing(&p, &G2Affine::identity()).is_identity()));
+    assert!(bool::from(pairing(&G1Affine::IDENTITY, &q).is_identity()));
+    assert!(bool::from(pairing(&p, &G2Affine::IDENTITY).is_identity()));
     assert!(bool::from(
-        pairing_prepared(&p, &G2Prepared::new(&G2Affine::identity())).is_identity()
+        pairing_prepared(&p, &G2Prepared::new(&G2Affine::IDENTITY)).is_identity()
     ));
     assert_eq!(
-        multi_pairing(&[(p, q), (G1Affine::identity(), q), (p, G2Affine::identity())]),
+        multi_pairing(&[(p, q), (G1Affine::IDENTITY, q), (p, G2Affine::IDENTITY)]),
         e
     );
     assert!(bool::from(multi_pairing::<U64>(&[]).is_identity()));
@@ -208,9 +212,13 @@ fn non_degeneracy_and_identities() {
         e.pow_vartime(&[0x8888_8888_8888_8888; 4])
     );
     // Points off the curve are rejected by the decoders.
-    let mut b = [0u8; 64];
-    b[31] = 1;
-    assert!(G1Affine::<U64>::from_xy_bytes(&b).is_none());
+    let mut b = [0u8; 65];
+    b[0] = 4;
+    b[32] = 1;
+    assert_eq!(
+        G1Affine::<U64>::from_sec1(&b),
+        Err(sm_curve::Error::NotOnCurve)
+    );
 }
 
 /// Every compiled backend gives the same bytes for the pairing and GT exponentiation.

@@ -286,9 +286,9 @@ fn textbook_trace(c: &Ctx, p: (&BigUint, &BigUint), q: &Tw) -> Vec<(Tw, F12, F12
 
 fn check_pair(p: &G1Affine<U64>, q: &G2Affine<U64>) {
     let c = Ctx::new();
-    let xp = BigUint::from_bytes_be(&p.x.to_bytes());
-    let yp = BigUint::from_bytes_be(&p.y.to_bytes());
-    let qt = (f2_from_ours(&q.x), f2_from_ours(&q.y));
+    let xp = BigUint::from_bytes_be(&p.x().to_bytes());
+    let yp = BigUint::from_bytes_be(&p.y().to_bytes());
+    let qt = (f2_from_ours(&q.x()), f2_from_ours(&q.y()));
     let ours = miller_trace(p, q);
     let book = textbook_trace(&c, (&xp, &yp), &qt);
     assert_eq!(ours.len(), book.len());
@@ -363,9 +363,9 @@ fn trace_of_annex_points_matches_textbook() {
     // GM/T 0044.5 Annex B: RA ∈ G1, deB ∈ G2 (outside data, not generators).
     let v = sm_testvectors::sm9();
     let kx = &v["key_exchange_annexB"];
-    let ra = sm_testvectors::hex(kx["RA"].as_str().unwrap());
-    let deb = sm_testvectors::hex(kx["deB"].as_str().unwrap());
-    let p = G1Affine::from_xy_bytes(ra.as_slice().try_into().unwrap()).unwrap();
-    let q = G2Affine::from_xy_bytes(deb.as_slice().try_into().unwrap()).unwrap();
+    let ra = sm_testvectors::hex(&format!("04{}", kx["RA"].as_str().unwrap()));
+    let deb = sm_testvectors::hex(&format!("04{}", kx["deB"].as_str().unwrap()));
+    let p = G1Affine::from_sec1(&ra).unwrap();
+    let q = sm_curve::sm9::g2_from_sec1(&deb).unwrap();
     check_pair(&p, &q);
 }

@@ -753,12 +753,12 @@ impl Sm9KeyExchangeResponder {
 
 fn g1_of(p: &Bytes) -> Result<sm_pairing::G1Affine, JsValue> {
     let pk = EncMasterPublicKey::from_bytes(&bytes(p, "p")?).js()?;
-    Ok((*pk.point()).into())
+    Ok(*pk.point())
 }
 
 fn g2_of(q: &Bytes) -> Result<sm_pairing::G2Affine, JsValue> {
     let pk = SignMasterPublicKey::from_bytes(&bytes(q, "q")?).js()?;
-    Ok((*pk.point()).into())
+    Ok(*pk.point())
 }
 
 /// The R-ate pairing e(P, Q) of a G1 point `p` (65 bytes) and a G2 point `q` (129 bytes): the

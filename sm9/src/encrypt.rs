@@ -35,7 +35,7 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::asn1::{bit_string, bit_string_bytes, octet_string, CipherAsn1};
-use crate::groups::{g1_for_pairing, g1_from_bytes, g1_to_bytes, g2_for_pairing, G1Affine, Gt};
+use crate::groups::{g1_from_bytes, g1_to_bytes, G1Affine, Gt};
 use crate::keys::{random_nonzero_scalar, EncUserKey, HID_ENCRYPT};
 use crate::prepared::PreparedEncMasterPublicKey;
 use crate::symmetric::{
@@ -120,7 +120,7 @@ impl DecryptionKey {
     pub fn new(key: &EncUserKey) -> Self {
         Self {
             key: key.clone(),
-            prepared: G2Prepared::new(&g2_for_pairing(&key.de)),
+            prepared: G2Prepared::new(&key.d),
         }
     }
 
@@ -131,7 +131,7 @@ impl DecryptionKey {
 
     /// `e(C, de)`.
     pub(crate) fn pair(&self, c: &G1Affine) -> Gt {
-        sm_pairing::pairing_prepared(&g1_for_pairing(c), &self.prepared)
+        sm_pairing::pairing_prepared(c, &self.prepared)
     }
 }
 

@@ -22,7 +22,7 @@ use sm_pairing::G2Prepared;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::groups::{g1_for_pairing, g1_from_bytes, g1_to_bytes, g2_for_pairing, G1Affine, Gt};
+use crate::groups::{g1_from_bytes, g1_to_bytes, G1Affine, Gt};
 use crate::keys::{random_nonzero_scalar, ExchangeUserKey, HID_EXCHANGE};
 use crate::prepared::PreparedEncMasterPublicKey;
 use crate::{Error, Result, Scalar};
@@ -46,7 +46,7 @@ impl ExchangeKey {
     pub fn new(key: &ExchangeUserKey) -> Self {
         Self {
             key: key.clone(),
-            prepared: G2Prepared::new(&g2_for_pairing(&key.0.de)),
+            prepared: G2Prepared::new(&key.0.d),
         }
     }
 
@@ -56,7 +56,7 @@ impl ExchangeKey {
     }
 
     fn pair(&self, r: &G1Affine) -> Gt {
-        sm_pairing::pairing_prepared(&g1_for_pairing(r), &self.prepared)
+        sm_pairing::pairing_prepared(r, &self.prepared)
     }
 }
 
@@ -161,7 +161,7 @@ fn ephemeral(master: &PreparedEncMasterPublicKey, peer_id: &[u8], r: &Scalar) ->
 }
 
 fn check_key(key: &ExchangeKey, master: &PreparedEncMasterPublicKey) -> Result<()> {
-    if key.key.0.ppub_e == master.public.ppub_e {
+    if key.key.0.ppub == master.public.ppub {
         Ok(())
     } else {
         Err(Error::KeyMismatch)

@@ -1,18 +1,15 @@
-//! The groups G1, G2, GT as this crate uses them: type aliases over `sm-curve` / `sm-pairing`,
-//! the GM/T 0044 point encodings (`04 ‖ x ‖ y`, GF(p²) u-coefficient first) with on-curve and
-//! subgroup checks (G2: sm-curve's ψ-based test), conversions to the pairing's point types, and
-//! fixed-base multiplication by the generators (sm-curve's build-time comb tables).
+//! The groups G1, G2, GT as this crate uses them: sm-curve's SM9 points (the same types the
+//! pairing takes, no conversions), the GM/T 0044 point encodings (`04 ‖ x ‖ y`, GF(p²)
+//! u-coefficient first: sm-curve's SEC1 codec restricted to the uncompressed form, with the G2
+//! subgroup check), and fixed-base multiplication by the generators (sm-curve's build-time comb
+//! tables).
 
 use sm_curve::sm9::{Sm9G1Curve, Sm9G2Curve};
 use sm_curve::{Affine, CurveParams, Jacobian};
-use subtle::Choice;
 
 use crate::{Error, Result, Scalar};
 
-/// A point of G1 (affine).
-pub type G1Affine = Affine<Sm9G1Curve>;
-/// A point of G2 (affine).
-pub type G2Affine = Affine<Sm9G2Curve>;
+pub use sm_curve::sm9::{G1Affine, G2Affine};
 /// A point of G1 (Jacobian).
 pub(crate) type G1Jacobian = Jacobian<Sm9G1Curve>;
 /// A point of G2 (Jacobian).
@@ -27,83 +24,99 @@ pub const G1_LEN: usize = 65;
 /// Length of an encoded G2 point (`04 ‖ x.u ‖ x.1 ‖ y.u ‖ y.1`).
 pub const G2_LEN: usize = 129;
 
+/// `04 ‖ x ‖ y` of a point that is not the identity (sm-curve's SEC1 writer; `N` is the
+/// uncompressed length).
+fn to_bytes<C: CurveParams, const N: usize>(p: &Affine<C>) -> [u8; N] {
+    let mut out = [0u8; N];
+    let n = p
+        .write_sec1(false, &mut out)
+        .expect("buffer of the uncompressed length");
+    debug_assert_eq!(n, N);
+    out
+}
+
 /// `04 ‖ x ‖ y` of a G1 point that is not the identity.
 pub(crate) fn g1_to_bytes(p: &G1Affine) -> [u8; G1_LEN] {
-    let mut out = [0u8; G1_LEN];
-    out[0] = 0x04;
-    out[1..33].copy_from_slice(&p.x().to_bytes());
-    out[33..].copy_from_slice(&p.y().to_bytes());
-    out
+    to_bytes(p)
 }
 
 /// `04 ‖ x ‖ y` of a G2 point that is not the identity.
 pub(crate) fn g2_to_bytes(p: &G2Affine) -> [u8; G2_LEN] {
-    let mut out = [0u8; G2_LEN];
-    out[0] = 0x04;
-    out[1..65].copy_from_slice(&p.x().to_bytes());
-    out[65..].copy_from_slice(&p.y().to_bytes());
-    out
+    to_bytes(p)
+}
+
+/// GM/T 0044 accepts only the uncompressed form: `len` bytes starting with `04`.
+fn check_uncompressed(bytes: &[u8], len: usize) -> Result<()> {
+    if bytes.len() != len || bytes[0] != 0x04 {
+        return Err(Error::Encoding);
+    }
+    Ok(())
 }
 
 /// Decodes `04 ‖ x ‖ y` into a G1 point: coordinates below p, on the curve, not the identity
-/// (G1 has cofactor 1, so that is the subgroup check).
+/// (G1 has cofactor 1, so that is the subgroup check; sm-curve's SEC1 decoder).
 pub(crate) fn g1_from_bytes(bytes: &[u8]) -> Result<G1Affine> {
-    if bytes.len() != G1_LEN {
-        return Err(Error::Encoding);
+    check_uncompressed(bytes, G1_LEN)?;
+    G1Affine::from_sec1(bytes).map_err(|_| Error::InvalidPoint)
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::G1Affine {}
+    impl Sealed for super::G2Affine {}
+}
+
+/// G1 or G2 as the key types use them (sealed): the GM/T 0044 encoding `04 ‖ x ‖ y` with its
+/// checks, and multiplication of the generator by a secret scalar.
+pub trait GroupPoint:
+    sealed::Sealed + Copy + Eq + core::fmt::Debug + zeroize::Zeroize + 'static
+{
+    /// The encoding: `[u8; 65]` for G1, `[u8; 129]` for G2.
+    type Bytes: AsRef<[u8]> + Copy + zeroize::Zeroize;
+    /// `04 ‖ x ‖ y` of a point that is not the identity.
+    fn to_gmt_bytes(&self) -> Self::Bytes;
+    /// Decodes `04 ‖ x ‖ y`: canonical coordinates, on the curve, in the group.
+    fn from_gmt_bytes(bytes: &[u8]) -> Result<Self>;
+    /// `[k]` times the group's generator (P1 or P2), constant time in `k`.
+    fn mul_generator(k: &Scalar) -> Self;
+}
+
+impl GroupPoint for G1Affine {
+    type Bytes = [u8; G1_LEN];
+    fn to_gmt_bytes(&self) -> Self::Bytes {
+        g1_to_bytes(self)
     }
-    if bytes[0] != 0x04 {
-        return Err(Error::Encoding);
+    fn from_gmt_bytes(bytes: &[u8]) -> Result<Self> {
+        g1_from_bytes(bytes)
     }
-    let x = sm_field::Fp::from_bytes(bytes[1..33].try_into().map_err(|_| Error::Encoding)?);
-    let y = sm_field::Fp::from_bytes(bytes[33..].try_into().map_err(|_| Error::Encoding)?);
-    let (x, y) = match (Option::from(x), Option::from(y)) {
-        (Some(x), Some(y)) => (x, y),
-        _ => return Err(Error::InvalidPoint),
-    };
-    Option::from(G1Affine::from_coordinates(x, y)).ok_or(Error::InvalidPoint)
+    fn mul_generator(k: &Scalar) -> Self {
+        mul_p1(k).to_affine()
+    }
+}
+
+impl GroupPoint for G2Affine {
+    type Bytes = [u8; G2_LEN];
+    fn to_gmt_bytes(&self) -> Self::Bytes {
+        g2_to_bytes(self)
+    }
+    fn from_gmt_bytes(bytes: &[u8]) -> Result<Self> {
+        g2_from_bytes(bytes)
+    }
+    fn mul_generator(k: &Scalar) -> Self {
+        mul_p2(k).to_affine()
+    }
 }
 
 /// Decodes `04 ‖ x ‖ y` into a G2 point: coordinates below p, on the twist, in the order-n
-/// subgroup (n·Q = O), not the identity.
+/// subgroup (sm-curve's ψ-based test, constant time), not the identity.
 pub(crate) fn g2_from_bytes(bytes: &[u8]) -> Result<G2Affine> {
-    if bytes.len() != G2_LEN {
-        return Err(Error::Encoding);
-    }
-    if bytes[0] != 0x04 {
-        return Err(Error::Encoding);
-    }
-    let x = sm_field::Fp2::from_bytes(bytes[1..65].try_into().map_err(|_| Error::Encoding)?);
-    let y = sm_field::Fp2::from_bytes(bytes[65..].try_into().map_err(|_| Error::Encoding)?);
-    let (x, y) = match (Option::from(x), Option::from(y)) {
-        (Some(x), Some(y)) => (x, y),
-        _ => return Err(Error::InvalidPoint),
-    };
-    let q: G2Affine = Option::from(G2Affine::from_coordinates(x, y)).ok_or(Error::InvalidPoint)?;
-    if !bool::from(g2_in_subgroup(&q)) {
-        return Err(Error::InvalidPoint);
-    }
-    Ok(q)
-}
-
-/// `Q ∈ G2` by sm-curve's endomorphism test (ψ-based, one 63-bit multiplication, constant
-/// time).
-pub(crate) fn g2_in_subgroup(q: &G2Affine) -> Choice {
-    q.is_in_subgroup()
-}
-
-/// The pairing's view of a G1 point.
-pub(crate) fn g1_for_pairing(p: &G1Affine) -> sm_pairing::G1Affine {
-    (*p).into()
-}
-
-/// The pairing's view of a G2 point.
-pub(crate) fn g2_for_pairing(q: &G2Affine) -> sm_pairing::G2Affine {
-    (*q).into()
+    check_uncompressed(bytes, G2_LEN)?;
+    sm_curve::sm9::g2_from_sec1(bytes).map_err(|_| Error::InvalidPoint)
 }
 
 /// `e(P, Q)`.
 pub(crate) fn pairing(p: &G1Affine, q: &G2Affine) -> Gt {
-    sm_pairing::pairing(&g1_for_pairing(p), &g2_for_pairing(q))
+    sm_pairing::pairing(p, q)
 }
 
 /// `k·P1` for a secret `k` (constant time; sm-curve's build-time comb table of P1).
@@ -121,11 +134,11 @@ pub(crate) fn with_p2_prepared<R>(f: impl FnOnce(&G2Prepared) -> R) -> R {
     #[cfg(feature = "std")]
     {
         static T: std::sync::OnceLock<G2Prepared> = std::sync::OnceLock::new();
-        f(T.get_or_init(|| G2Prepared::new(&g2_for_pairing(&p2()))))
+        f(T.get_or_init(|| G2Prepared::new(&p2())))
     }
     #[cfg(not(feature = "std"))]
     {
-        f(&G2Prepared::new(&g2_for_pairing(&p2())))
+        f(&G2Prepared::new(&p2()))
     }
 }
 

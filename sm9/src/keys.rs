@@ -10,6 +10,12 @@
 //!
 //! If `t1 = H1(ID ‖ hid, n) + k ≡ 0 (mod n)` the standard asks the KGC to pick a new master key;
 //! extraction returns [`Error::DegenerateIdentity`].
+//!
+//! The two systems are one body of code: [`MasterPublicKey`], [`MasterKey`] and [`UserKey`] take
+//! a [`Scheme`] ([`Sign`] or [`Enc`]) that fixes the groups (master public key in G2 and user
+//! keys in G1 for signatures, the other way round for encryption), the default `hid` and the
+//! encodings' labels (the model is blst's `min_pk` / `min_sig`). The public names
+//! (`SignMasterKey`, `EncUserKey`, …) are aliases of the instantiations.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -24,9 +30,7 @@ use crate::asn1::{
     MasterPublicKeyAsn1, UserKeyAsn1, PEM_ENCRYPTED_PRIVATE_KEY, PEM_ENC_MASTER_PUBLIC_KEY,
     PEM_PRIVATE_KEY, PEM_SIGN_MASTER_PUBLIC_KEY,
 };
-use crate::groups::{
-    g1_from_bytes, g1_to_bytes, g2_from_bytes, g2_to_bytes, mul_p1, mul_p2, G1Affine, G2Affine,
-};
+use crate::groups::{G1Affine, G2Affine, GroupPoint};
 use crate::pkcs8::{KeyKind, DEFAULT_PBKDF2_ITERATIONS};
 use crate::{h1, Error, Result, Scalar};
 
@@ -65,8 +69,8 @@ fn extraction_scalar(k: &Scalar, id: &[u8], hid: u8) -> Result<Scalar> {
 }
 
 macro_rules! impl_pkcs8 {
-    ($ty:ty, $kind:expr) => {
-        impl $ty {
+    ([$($g:tt)*] $ty:ty, $kind:expr) => {
+        impl<$($g)*> $ty {
             /// PKCS#8 `PrivateKeyInfo` DER (as GmSSL wraps this key).
             pub fn to_pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>> {
                 crate::pkcs8::wrap($kind, &self.to_der()?)
@@ -162,251 +166,111 @@ macro_rules! impl_pkcs8 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Signature system.
+// The two systems.
+
+mod sealed {
+    use crate::pkcs8::KeyKind;
+
+    /// What distinguishes the two systems besides their groups (crate-private).
+    pub trait Sealed {
+        /// Type names for `Debug`: master key, user key.
+        const NAMES: [&'static str; 2];
+        /// PEM label of the master public key (GmSSL's).
+        const MASTER_PUBLIC_PEM: &'static str;
+        /// PKCS#8 kinds of the master key and of the user key.
+        const KINDS: [KeyKind; 2];
+    }
+}
+
+/// An SM9 key system: [`Sign`] or [`Enc`] (sealed). It fixes the group of the master public
+/// key, the group of user keys and the `hid` of [`MasterKey::extract`].
+pub trait Scheme:
+    sealed::Sealed + Clone + Copy + core::fmt::Debug + PartialEq + Eq + 'static
+{
+    /// The group of the master public key (`Ppub`).
+    type MasterPoint: GroupPoint;
+    /// The group of user private keys (`ds` / `de`).
+    type UserPoint: GroupPoint;
+    /// The `hid` of [`MasterKey::extract`].
+    const HID: u8;
+}
+
+/// The signature system: `Ppub-s ∈ G2`, user keys `ds ∈ G1`, hid = 0x01.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sign;
+
+/// The encryption and key-exchange system: `Ppub-e ∈ G1`, user keys `de ∈ G2`, hid = 0x03
+/// (0x02 for key-exchange keys, [`MasterKey::extract_exchange`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Enc;
+
+impl sealed::Sealed for Sign {
+    const NAMES: [&'static str; 2] = ["SignMasterKey", "SignUserKey"];
+    const MASTER_PUBLIC_PEM: &'static str = PEM_SIGN_MASTER_PUBLIC_KEY;
+    const KINDS: [KeyKind; 2] = [KeyKind::SignMaster, KeyKind::SignUser];
+}
+impl Scheme for Sign {
+    type MasterPoint = G2Affine;
+    type UserPoint = G1Affine;
+    const HID: u8 = HID_SIGN;
+}
+
+impl sealed::Sealed for Enc {
+    const NAMES: [&'static str; 2] = ["EncMasterKey", "EncUserKey"];
+    const MASTER_PUBLIC_PEM: &'static str = PEM_ENC_MASTER_PUBLIC_KEY;
+    const KINDS: [KeyKind; 2] = [KeyKind::EncMaster, KeyKind::EncUser];
+}
+impl Scheme for Enc {
+    type MasterPoint = G1Affine;
+    type UserPoint = G2Affine;
+    const HID: u8 = HID_ENCRYPT;
+}
 
 /// The public key of a signature KGC: `Ppub-s = [ks]P2 ∈ G2`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SignMasterPublicKey {
-    pub(crate) ppub_s: G2Affine,
-}
-
-impl SignMasterPublicKey {
-    /// The point `Ppub-s`.
-    pub fn point(&self) -> &G2Affine {
-        &self.ppub_s
-    }
-
-    /// `04 ‖ x ‖ y` (129 bytes, u-coefficients first).
-    pub fn to_bytes(&self) -> [u8; 129] {
-        g2_to_bytes(&self.ppub_s)
-    }
-
-    /// Decodes `04 ‖ x ‖ y`, checking that the point lies in G2.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        Ok(Self {
-            ppub_s: g2_from_bytes(bytes)?,
-        })
-    }
-
-    /// `SM9SignMasterPublicKey ::= SEQUENCE { BIT STRING Ppub-s }`.
-    pub fn to_der(&self) -> Result<Vec<u8>> {
-        let p = self.to_bytes();
-        Ok(MasterPublicKeyAsn1 {
-            ppub: bit_string(&p)?,
-        }
-        .to_der()?)
-    }
-
-    /// Decodes [`to_der`](Self::to_der)'s format.
-    pub fn from_der(der: &[u8]) -> Result<Self> {
-        let a = MasterPublicKeyAsn1::from_der(der)?;
-        Self::from_bytes(bit_string_bytes(&a.ppub)?)
-    }
-
-    /// PEM with GmSSL's label `SM9 SIGN MASTER PUBLIC KEY`.
-    pub fn to_pem(&self) -> Result<String> {
-        pem_encode(PEM_SIGN_MASTER_PUBLIC_KEY, &self.to_der()?)
-    }
-
-    /// Decodes a `SM9 SIGN MASTER PUBLIC KEY` PEM.
-    pub fn from_pem(pem: &str) -> Result<Self> {
-        Self::from_der(&pem_decode(pem, PEM_SIGN_MASTER_PUBLIC_KEY)?)
-    }
-}
-
-/// A signature master key pair: `ks` and `Ppub-s = [ks]P2`. The secret is zeroized on drop.
-#[derive(Clone)]
-pub struct SignMasterKey {
-    ks: Scalar,
-    public: SignMasterPublicKey,
-}
-
-impl core::fmt::Debug for SignMasterKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SignMasterKey")
-            .field("public", &self.public)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Drop for SignMasterKey {
-    fn drop(&mut self) {
-        self.ks.zeroize();
-    }
-}
-impl ZeroizeOnDrop for SignMasterKey {}
-
-impl SignMasterKey {
-    /// A fresh master key with `ks` uniform in `[1, n − 1]`.
-    pub fn generate(rng: &mut impl CryptoRng) -> Self {
-        Self::from_scalar(random_nonzero_scalar(rng))
-    }
-
-    fn from_scalar(ks: Scalar) -> Self {
-        let ppub_s = mul_p2(&ks).to_affine();
-        Self {
-            ks,
-            public: SignMasterPublicKey { ppub_s },
-        }
-    }
-
-    /// Imports `ks` (32 bytes big-endian, in `[1, n − 1]`).
-    pub fn from_bytes(ks: &[u8; 32]) -> Result<Self> {
-        Ok(Self::from_scalar(scalar_from_bytes(ks)?))
-    }
-
-    /// `ks` as 32 bytes big-endian.
-    pub fn to_bytes(&self) -> Zeroizing<[u8; 32]> {
-        Zeroizing::new(self.ks.to_bytes())
-    }
-
-    /// The master public key.
-    pub fn public_key(&self) -> &SignMasterPublicKey {
-        &self.public
-    }
-
-    /// The signing key of `id` (hid = 0x01).
-    pub fn extract(&self, id: &[u8]) -> Result<SignUserKey> {
-        self.extract_with_hid(id, HID_SIGN)
-    }
-
-    /// The signing key of `id` for another `hid` byte.
-    pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<SignUserKey> {
-        let mut t2 = extraction_scalar(&self.ks, id, hid)?;
-        let ds = mul_p1(&t2).to_affine();
-        t2.zeroize();
-        Ok(SignUserKey {
-            ds,
-            ppub_s: self.public.ppub_s,
-        })
-    }
-
-    /// `SM9SignMasterKey ::= SEQUENCE { INTEGER ks, BIT STRING Ppub-s }`.
-    pub fn to_der(&self) -> Result<Zeroizing<Vec<u8>>> {
-        master_key_der(&self.ks, &self.public.to_bytes())
-    }
-
-    /// Decodes [`to_der`](Self::to_der)'s format, checking that `Ppub-s = [ks]P2`.
-    pub fn from_der(der: &[u8]) -> Result<Self> {
-        let a = MasterKeyAsn1::from_der(der)?;
-        let ks = Zeroizing::new(uint_to_32(&a.k)?);
-        let key = Self::from_bytes(&ks)?;
-        let ppub = bit_string_bytes(&a.ppub)?;
-        if !bool::from(ppub.ct_eq(&key.public.to_bytes()[..])) {
-            return Err(Error::InvalidPoint);
-        }
-        Ok(key)
-    }
-}
-
-fn master_key_der(k: &Scalar, ppub: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
-    let kb = Zeroizing::new(k.to_bytes());
-    let a = MasterKeyAsn1 {
-        k: der::asn1::UintRef::new(&kb[..])?,
-        ppub: bit_string(ppub)?,
-    };
-    Ok(Zeroizing::new(a.to_der()?))
-}
-
-impl_pkcs8!(SignMasterKey, KeyKind::SignMaster);
-
+pub type SignMasterPublicKey = MasterPublicKey<Sign>;
+/// A signature master key pair: `ks` and `Ppub-s = [ks]P2`.
+pub type SignMasterKey = MasterKey<Sign>;
 /// A user's signing key `ds ∈ G1`, stored with the master public key it belongs to (GmSSL's
-/// `SM9SignPrivateKey`). `ds` is zeroized on drop.
-#[derive(Clone)]
-pub struct SignUserKey {
-    pub(crate) ds: G1Affine,
-    pub(crate) ppub_s: G2Affine,
-}
-
-impl core::fmt::Debug for SignUserKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SignUserKey").finish_non_exhaustive()
-    }
-}
-
-impl Drop for SignUserKey {
-    fn drop(&mut self) {
-        self.ds.zeroize();
-    }
-}
-impl ZeroizeOnDrop for SignUserKey {}
-
-impl SignUserKey {
-    /// Builds the key from `ds` (`04 ‖ x ‖ y`, 65 bytes) and the master public key.
-    pub fn from_parts(ds: &[u8], master: &SignMasterPublicKey) -> Result<Self> {
-        Ok(Self {
-            ds: g1_from_bytes(ds)?,
-            ppub_s: master.ppub_s,
-        })
-    }
-
-    /// `ds` as `04 ‖ x ‖ y`.
-    pub fn ds_bytes(&self) -> Zeroizing<[u8; 65]> {
-        Zeroizing::new(g1_to_bytes(&self.ds))
-    }
-
-    /// The master public key stored with the key.
-    pub fn master_public_key(&self) -> SignMasterPublicKey {
-        SignMasterPublicKey {
-            ppub_s: self.ppub_s,
-        }
-    }
-
-    /// `SM9SignPrivateKey ::= SEQUENCE { BIT STRING ds, BIT STRING Ppub-s }`.
-    pub fn to_der(&self) -> Result<Zeroizing<Vec<u8>>> {
-        let d = self.ds_bytes();
-        let p = g2_to_bytes(&self.ppub_s);
-        Ok(Zeroizing::new(
-            UserKeyAsn1 {
-                d: bit_string(&d[..])?,
-                ppub: bit_string(&p)?,
-            }
-            .to_der()?,
-        ))
-    }
-
-    /// Decodes [`to_der`](Self::to_der)'s format.
-    pub fn from_der(der: &[u8]) -> Result<Self> {
-        let a = UserKeyAsn1::from_der(der)?;
-        let master = SignMasterPublicKey::from_bytes(bit_string_bytes(&a.ppub)?)?;
-        Self::from_parts(bit_string_bytes(&a.d)?, &master)
-    }
-}
-
-impl_pkcs8!(SignUserKey, KeyKind::SignUser);
-
-// ---------------------------------------------------------------------------------------------
-// Encryption / key-exchange system.
-
+/// `SM9SignPrivateKey`).
+pub type SignUserKey = UserKey<Sign>;
 /// The public key of an encryption (and key-exchange) KGC: `Ppub-e = [ke]P1 ∈ G1`.
+pub type EncMasterPublicKey = MasterPublicKey<Enc>;
+/// An encryption / key-exchange master key pair: `ke` and `Ppub-e = [ke]P1`.
+pub type EncMasterKey = MasterKey<Enc>;
+/// A user's decryption key `de ∈ G2` (hid = 0x03), stored with the master public key it
+/// belongs to (GmSSL's `SM9EncPrivateKey`).
+pub type EncUserKey = UserKey<Enc>;
+
+/// The public key of a KGC: `Ppub = [k]·generator` of [`Scheme::MasterPoint`]'s group
+/// (`Ppub-s = [ks]P2 ∈ G2` for [`Sign`], `Ppub-e = [ke]P1 ∈ G1` for [`Enc`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EncMasterPublicKey {
-    pub(crate) ppub_e: G1Affine,
+pub struct MasterPublicKey<S: Scheme> {
+    pub(crate) ppub: S::MasterPoint,
 }
 
-impl EncMasterPublicKey {
-    /// The point `Ppub-e`.
-    pub fn point(&self) -> &G1Affine {
-        &self.ppub_e
+impl<S: Scheme> MasterPublicKey<S> {
+    /// The point `Ppub`.
+    pub fn point(&self) -> &S::MasterPoint {
+        &self.ppub
     }
 
-    /// `04 ‖ x ‖ y` (65 bytes).
-    pub fn to_bytes(&self) -> [u8; 65] {
-        g1_to_bytes(&self.ppub_e)
+    /// `04 ‖ x ‖ y` (129 bytes, u-coefficients first, for G2; 65 bytes for G1).
+    pub fn to_bytes(&self) -> <S::MasterPoint as GroupPoint>::Bytes {
+        self.ppub.to_gmt_bytes()
     }
 
-    /// Decodes `04 ‖ x ‖ y`, checking that the point lies in G1.
+    /// Decodes `04 ‖ x ‖ y`, checking that the point lies in the group.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         Ok(Self {
-            ppub_e: g1_from_bytes(bytes)?,
+            ppub: S::MasterPoint::from_gmt_bytes(bytes)?,
         })
     }
 
-    /// `SM9EncMasterPublicKey ::= SEQUENCE { BIT STRING Ppub-e }`.
+    /// `SM9SignMasterPublicKey` / `SM9EncMasterPublicKey ::= SEQUENCE { BIT STRING Ppub }`.
     pub fn to_der(&self) -> Result<Vec<u8>> {
         let p = self.to_bytes();
         Ok(MasterPublicKeyAsn1 {
-            ppub: bit_string(&p)?,
+            ppub: bit_string(p.as_ref())?,
         }
         .to_der()?)
     }
@@ -417,167 +281,176 @@ impl EncMasterPublicKey {
         Self::from_bytes(bit_string_bytes(&a.ppub)?)
     }
 
-    /// PEM with GmSSL's label `SM9 ENC MASTER PUBLIC KEY`.
+    /// PEM with GmSSL's label (`SM9 SIGN MASTER PUBLIC KEY` / `SM9 ENC MASTER PUBLIC KEY`).
     pub fn to_pem(&self) -> Result<String> {
-        pem_encode(PEM_ENC_MASTER_PUBLIC_KEY, &self.to_der()?)
+        pem_encode(S::MASTER_PUBLIC_PEM, &self.to_der()?)
     }
 
-    /// Decodes a `SM9 ENC MASTER PUBLIC KEY` PEM.
+    /// Decodes a PEM with the label of [`to_pem`](Self::to_pem).
     pub fn from_pem(pem: &str) -> Result<Self> {
-        Self::from_der(&pem_decode(pem, PEM_ENC_MASTER_PUBLIC_KEY)?)
+        Self::from_der(&pem_decode(pem, S::MASTER_PUBLIC_PEM)?)
     }
 }
 
-/// An encryption / key-exchange master key pair: `ke` and `Ppub-e = [ke]P1`. The secret is
+/// A master key pair: the secret `k` (`ks` or `ke`) and `Ppub = [k]·generator`. The secret is
 /// zeroized on drop.
 #[derive(Clone)]
-pub struct EncMasterKey {
-    ke: Scalar,
-    public: EncMasterPublicKey,
+pub struct MasterKey<S: Scheme> {
+    k: Scalar,
+    public: MasterPublicKey<S>,
 }
 
-impl core::fmt::Debug for EncMasterKey {
+impl<S: Scheme> core::fmt::Debug for MasterKey<S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("EncMasterKey")
+        f.debug_struct(S::NAMES[0])
             .field("public", &self.public)
             .finish_non_exhaustive()
     }
 }
 
-impl Drop for EncMasterKey {
+impl<S: Scheme> Drop for MasterKey<S> {
     fn drop(&mut self) {
-        self.ke.zeroize();
+        self.k.zeroize();
     }
 }
-impl ZeroizeOnDrop for EncMasterKey {}
+impl<S: Scheme> ZeroizeOnDrop for MasterKey<S> {}
 
-impl EncMasterKey {
-    /// A fresh master key with `ke` uniform in `[1, n − 1]`.
+impl<S: Scheme> MasterKey<S> {
+    /// A fresh master key with `k` uniform in `[1, n − 1]`.
     pub fn generate(rng: &mut impl CryptoRng) -> Self {
         Self::from_scalar(random_nonzero_scalar(rng))
     }
 
-    fn from_scalar(ke: Scalar) -> Self {
-        let ppub_e = mul_p1(&ke).to_affine();
+    fn from_scalar(k: Scalar) -> Self {
+        let ppub = S::MasterPoint::mul_generator(&k);
         Self {
-            ke,
-            public: EncMasterPublicKey { ppub_e },
+            k,
+            public: MasterPublicKey { ppub },
         }
     }
 
-    /// Imports `ke` (32 bytes big-endian, in `[1, n − 1]`).
-    pub fn from_bytes(ke: &[u8; 32]) -> Result<Self> {
-        Ok(Self::from_scalar(scalar_from_bytes(ke)?))
+    /// Imports `k` (32 bytes big-endian, in `[1, n − 1]`).
+    pub fn from_bytes(k: &[u8; 32]) -> Result<Self> {
+        Ok(Self::from_scalar(scalar_from_bytes(k)?))
     }
 
-    /// `ke` as 32 bytes big-endian.
+    /// `k` as 32 bytes big-endian.
     pub fn to_bytes(&self) -> Zeroizing<[u8; 32]> {
-        Zeroizing::new(self.ke.to_bytes())
+        Zeroizing::new(self.k.to_bytes())
     }
 
     /// The master public key.
-    pub fn public_key(&self) -> &EncMasterPublicKey {
+    pub fn public_key(&self) -> &MasterPublicKey<S> {
         &self.public
     }
 
-    fn extract_de(&self, id: &[u8], hid: u8) -> Result<G2Affine> {
-        let mut t2 = extraction_scalar(&self.ke, id, hid)?;
-        let de = mul_p2(&t2).to_affine();
+    /// `[k · (H1(ID ‖ hid, n) + k)⁻¹]·generator` of the user group.
+    fn extract_point(&self, id: &[u8], hid: u8) -> Result<S::UserPoint> {
+        let mut t2 = extraction_scalar(&self.k, id, hid)?;
+        let d = S::UserPoint::mul_generator(&t2);
         t2.zeroize();
-        Ok(de)
+        Ok(d)
     }
 
-    /// The decryption key of `id` (hid = 0x03).
-    pub fn extract(&self, id: &[u8]) -> Result<EncUserKey> {
-        self.extract_with_hid(id, HID_ENCRYPT)
+    /// The user key of `id` (hid = [`Scheme::HID`]: 0x01 signing, 0x03 decryption).
+    pub fn extract(&self, id: &[u8]) -> Result<UserKey<S>> {
+        self.extract_with_hid(id, S::HID)
     }
 
-    /// The decryption key of `id` for another `hid` byte.
-    pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<EncUserKey> {
-        Ok(EncUserKey {
-            de: self.extract_de(id, hid)?,
-            ppub_e: self.public.ppub_e,
+    /// The user key of `id` for another `hid` byte.
+    pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<UserKey<S>> {
+        Ok(UserKey {
+            d: self.extract_point(id, hid)?,
+            ppub: self.public.ppub,
         })
     }
 
-    /// The key-exchange key of `id` (hid = 0x02).
-    pub fn extract_exchange(&self, id: &[u8]) -> Result<ExchangeUserKey> {
-        Ok(ExchangeUserKey(EncUserKey {
-            de: self.extract_de(id, HID_EXCHANGE)?,
-            ppub_e: self.public.ppub_e,
-        }))
-    }
-
-    /// `SM9EncMasterKey ::= SEQUENCE { INTEGER ke, BIT STRING Ppub-e }`.
+    /// `SM9SignMasterKey` / `SM9EncMasterKey ::= SEQUENCE { INTEGER k, BIT STRING Ppub }`.
     pub fn to_der(&self) -> Result<Zeroizing<Vec<u8>>> {
-        master_key_der(&self.ke, &self.public.to_bytes())
+        let kb = Zeroizing::new(self.k.to_bytes());
+        let ppub = self.public.to_bytes();
+        let a = MasterKeyAsn1 {
+            k: der::asn1::UintRef::new(&kb[..])?,
+            ppub: bit_string(ppub.as_ref())?,
+        };
+        Ok(Zeroizing::new(a.to_der()?))
     }
 
-    /// Decodes [`to_der`](Self::to_der)'s format, checking that `Ppub-e = [ke]P1`.
+    /// Decodes [`to_der`](Self::to_der)'s format, checking that `Ppub = [k]·generator`.
     pub fn from_der(der: &[u8]) -> Result<Self> {
         let a = MasterKeyAsn1::from_der(der)?;
-        let ke = Zeroizing::new(uint_to_32(&a.k)?);
-        let key = Self::from_bytes(&ke)?;
+        let k = Zeroizing::new(uint_to_32(&a.k)?);
+        let key = Self::from_bytes(&k)?;
         let ppub = bit_string_bytes(&a.ppub)?;
-        if !bool::from(ppub.ct_eq(&key.public.to_bytes()[..])) {
+        if !bool::from(ppub.ct_eq(key.public.to_bytes().as_ref())) {
             return Err(Error::InvalidPoint);
         }
         Ok(key)
     }
 }
 
-impl_pkcs8!(EncMasterKey, KeyKind::EncMaster);
+impl_pkcs8!([S: Scheme] MasterKey<S>, S::KINDS[0]);
 
-/// A user's decryption key `de ∈ G2` (hid = 0x03), stored with the master public key it
-/// belongs to (GmSSL's `SM9EncPrivateKey`). `de` is zeroized on drop.
+impl MasterKey<Enc> {
+    /// The key-exchange key of `id` (hid = 0x02).
+    pub fn extract_exchange(&self, id: &[u8]) -> Result<ExchangeUserKey> {
+        Ok(ExchangeUserKey(UserKey {
+            d: self.extract_point(id, HID_EXCHANGE)?,
+            ppub: self.public.ppub,
+        }))
+    }
+}
+
+/// A user's private key (`ds ∈ G1` for [`Sign`], `de ∈ G2` for [`Enc`]), stored with the master
+/// public key it belongs to (GmSSL's `SM9SignPrivateKey` / `SM9EncPrivateKey`). The secret
+/// point is zeroized on drop.
 #[derive(Clone)]
-pub struct EncUserKey {
-    pub(crate) de: G2Affine,
-    pub(crate) ppub_e: G1Affine,
+pub struct UserKey<S: Scheme> {
+    pub(crate) d: S::UserPoint,
+    pub(crate) ppub: S::MasterPoint,
 }
 
-impl core::fmt::Debug for EncUserKey {
+impl<S: Scheme> core::fmt::Debug for UserKey<S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("EncUserKey").finish_non_exhaustive()
+        f.debug_struct(S::NAMES[1]).finish_non_exhaustive()
     }
 }
 
-impl Drop for EncUserKey {
+impl<S: Scheme> Drop for UserKey<S> {
     fn drop(&mut self) {
-        self.de.zeroize();
+        self.d.zeroize();
     }
 }
-impl ZeroizeOnDrop for EncUserKey {}
+impl<S: Scheme> ZeroizeOnDrop for UserKey<S> {}
 
-impl EncUserKey {
-    /// Builds the key from `de` (`04 ‖ x ‖ y`, 129 bytes) and the master public key.
-    pub fn from_parts(de: &[u8], master: &EncMasterPublicKey) -> Result<Self> {
+impl<S: Scheme> UserKey<S> {
+    /// Builds the key from the secret point (`04 ‖ x ‖ y`: 65 bytes in G1, 129 in G2) and the
+    /// master public key.
+    pub fn from_parts(d: &[u8], master: &MasterPublicKey<S>) -> Result<Self> {
         Ok(Self {
-            de: g2_from_bytes(de)?,
-            ppub_e: master.ppub_e,
+            d: S::UserPoint::from_gmt_bytes(d)?,
+            ppub: master.ppub,
         })
     }
 
-    /// `de` as `04 ‖ x ‖ y`.
-    pub fn de_bytes(&self) -> Zeroizing<[u8; 129]> {
-        Zeroizing::new(g2_to_bytes(&self.de))
+    /// The secret point as `04 ‖ x ‖ y`.
+    fn d_bytes(&self) -> Zeroizing<<S::UserPoint as GroupPoint>::Bytes> {
+        Zeroizing::new(self.d.to_gmt_bytes())
     }
 
     /// The master public key stored with the key.
-    pub fn master_public_key(&self) -> EncMasterPublicKey {
-        EncMasterPublicKey {
-            ppub_e: self.ppub_e,
-        }
+    pub fn master_public_key(&self) -> MasterPublicKey<S> {
+        MasterPublicKey { ppub: self.ppub }
     }
 
-    /// `SM9EncPrivateKey ::= SEQUENCE { BIT STRING de, BIT STRING Ppub-e }`.
+    /// `SM9SignPrivateKey` / `SM9EncPrivateKey ::= SEQUENCE { BIT STRING d, BIT STRING Ppub }`.
     pub fn to_der(&self) -> Result<Zeroizing<Vec<u8>>> {
-        let d = self.de_bytes();
-        let p = g1_to_bytes(&self.ppub_e);
+        let d = self.d_bytes();
+        let p = self.ppub.to_gmt_bytes();
         Ok(Zeroizing::new(
             UserKeyAsn1 {
-                d: bit_string(&d[..])?,
-                ppub: bit_string(&p)?,
+                d: bit_string(d.as_ref())?,
+                ppub: bit_string(p.as_ref())?,
             }
             .to_der()?,
         ))
@@ -586,12 +459,26 @@ impl EncUserKey {
     /// Decodes [`to_der`](Self::to_der)'s format.
     pub fn from_der(der: &[u8]) -> Result<Self> {
         let a = UserKeyAsn1::from_der(der)?;
-        let master = EncMasterPublicKey::from_bytes(bit_string_bytes(&a.ppub)?)?;
+        let master = MasterPublicKey::from_bytes(bit_string_bytes(&a.ppub)?)?;
         Self::from_parts(bit_string_bytes(&a.d)?, &master)
     }
 }
 
-impl_pkcs8!(EncUserKey, KeyKind::EncUser);
+impl_pkcs8!([S: Scheme] UserKey<S>, S::KINDS[1]);
+
+impl UserKey<Sign> {
+    /// `ds` as `04 ‖ x ‖ y`.
+    pub fn ds_bytes(&self) -> Zeroizing<[u8; 65]> {
+        self.d_bytes()
+    }
+}
+
+impl UserKey<Enc> {
+    /// `de` as `04 ‖ x ‖ y`.
+    pub fn de_bytes(&self) -> Zeroizing<[u8; 129]> {
+        self.d_bytes()
+    }
+}
 
 /// A user's key-exchange key `de ∈ G2` (hid = 0x02). Same DER as [`EncUserKey`]; its PKCS#8
 /// algorithm is `sm9keyagreement` (1.2.156.10197.1.302.2).
@@ -625,4 +512,4 @@ impl ExchangeUserKey {
     }
 }
 
-impl_pkcs8!(ExchangeUserKey, KeyKind::ExchangeUser);
+impl_pkcs8!([] ExchangeUserKey, KeyKind::ExchangeUser);

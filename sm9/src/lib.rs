@@ -138,11 +138,12 @@ pub use encrypt::{
 };
 pub use error::{Error, Result};
 pub use exchange::{EphemeralPoint, ExchangeKey, Initiator, Responder};
-pub use groups::{G1Affine, G2Affine, Gt};
+pub use groups::{G1Affine, G2Affine, GroupPoint, Gt};
 pub use hash::{h1, h2};
 pub use keys::{
-    EncMasterKey, EncMasterPublicKey, EncUserKey, ExchangeUserKey, SignMasterKey,
-    SignMasterPublicKey, SignUserKey, HID_ENCRYPT, HID_EXCHANGE, HID_SIGN,
+    Enc, EncMasterKey, EncMasterPublicKey, EncUserKey, ExchangeUserKey, MasterKey, MasterPublicKey,
+    Scheme, Sign, SignMasterKey, SignMasterPublicKey, SignUserKey, UserKey, HID_ENCRYPT,
+    HID_EXCHANGE, HID_SIGN,
 };
 pub use pkcs8::{DEFAULT_PBKDF2_ITERATIONS, MAX_PBKDF2_ITERATIONS};
 pub use prepared::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey};

@@ -51,11 +51,19 @@ const DECRYPT_MAX_ITERATIONS: u32 = if cfg!(fuzzing) {
 
 /// Which SM9 key a `PrivateKeyInfo` holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum KeyKind {
+///
+/// `pub` in this private module only so that the sealed `keys::sealed::Sealed` trait can name
+/// it; not reachable from outside the crate.
+pub enum KeyKind {
+    /// `SignMasterKey`.
     SignMaster,
+    /// `EncMasterKey`.
     EncMaster,
+    /// `SignUserKey`.
     SignUser,
+    /// `EncUserKey`.
     EncUser,
+    /// `ExchangeUserKey`.
     ExchangeUser,
 }
 

@@ -12,9 +12,7 @@ use sm_curve::sm9::Sm9G1Curve;
 use sm_curve::{CombTable, PrecomputedTable};
 use sm_pairing::GtTable;
 
-use crate::groups::{
-    g1_for_pairing, g2_for_pairing, mul_p1, p1, p2, pairing, G1Jacobian, G2Prepared, Gt,
-};
+use crate::groups::{mul_p1, p1, p2, pairing, G1Jacobian, G2Prepared, Gt};
 use crate::keys::{EncMasterPublicKey, SignMasterPublicKey};
 use crate::Scalar;
 
@@ -38,8 +36,8 @@ impl core::fmt::Debug for PreparedSignMasterPublicKey {
 impl PreparedSignMasterPublicKey {
     /// Computes `g = e(P1, Ppub-s)` and its table.
     pub fn new(public: &SignMasterPublicKey) -> Self {
-        let ppub_lines = G2Prepared::new(&g2_for_pairing(&public.ppub_s));
-        let g = sm_pairing::pairing_prepared(&g1_for_pairing(&p1()), &ppub_lines);
+        let ppub_lines = G2Prepared::new(&public.ppub);
+        let g = sm_pairing::pairing_prepared(&p1(), &ppub_lines);
         Self {
             public: *public,
             g_table: GtTable::new(&g),
@@ -90,11 +88,11 @@ impl core::fmt::Debug for PreparedEncMasterPublicKey {
 impl PreparedEncMasterPublicKey {
     /// Computes `g = e(Ppub-e, P2)` and the tables.
     pub fn new(public: &EncMasterPublicKey) -> Self {
-        let g = pairing(&public.ppub_e, &p2());
+        let g = pairing(&public.ppub, &p2());
         Self {
             public: *public,
             g_table: GtTable::new(&g),
-            ppub_table: PrecomputedTable::new(&public.ppub_e),
+            ppub_table: PrecomputedTable::new(&public.ppub),
         }
     }
 

@@ -23,8 +23,7 @@ use zeroize::Zeroize;
 
 use crate::asn1::{bit_string, bit_string_bytes, octet_string, SignatureAsn1};
 use crate::groups::{
-    g1_for_pairing, g1_from_bytes, g1_to_bytes, mul_p1_vartime, with_p2_prepared, G1Affine,
-    G1Jacobian,
+    g1_from_bytes, g1_to_bytes, mul_p1_vartime, with_p2_prepared, G1Affine, G1Jacobian,
 };
 use crate::hash::{HashToRange, H2_PREFIX};
 use crate::keys::{random_nonzero_scalar, scalar_from_bytes, SignUserKey, HID_SIGN};
@@ -99,7 +98,7 @@ impl Signature {
 
 /// Checks that a user key belongs to a master public key.
 fn check_key(key: &SignUserKey, master: &PreparedSignMasterPublicKey) -> Result<()> {
-    if key.ppub_s == master.public.ppub_s {
+    if key.ppub == master.public.ppub {
         Ok(())
     } else {
         Err(Error::KeyMismatch)
@@ -179,7 +178,7 @@ impl<'a> Signer<'a> {
         }
         // A6: S = [l]dsA (constant time in l and dsA).
         let s = match self.key {
-            KeyRef::Plain(k) => G1Jacobian::from(k.ds).mul_endo(&l),
+            KeyRef::Plain(k) => G1Jacobian::from(k.d).mul_endo(&l),
             KeyRef::Prepared(k) => k.mul_ds(&l),
         }
         .to_affine();
@@ -301,10 +300,8 @@ pub(crate) fn verify_with_h1(
     let mut aff = [G1Affine::IDENTITY; 2];
     G1Jacobian::batch_to_affine(&pts, &mut aff);
     let w = with_p2_prepared(|p2| {
-        let f = sm_pairing::multi_miller_loop_prepared(&[
-            (g1_for_pairing(&aff[0]), p2),
-            (g1_for_pairing(&aff[1]), &master.ppub_lines),
-        ]);
+        let f =
+            sm_pairing::multi_miller_loop_prepared(&[(aff[0], p2), (aff[1], &master.ppub_lines)]);
         sm_pairing::final_exponentiation(&f)
     });
     hash.update(&w.to_bytes());

@@ -131,7 +131,6 @@ fn gt_table_pow(s: &Secret) -> Prepared {
 fn pairing_secret_g2(s: &Secret) -> Prepared {
     let k = Sm9Scalar::from_bytes_reduced(&s.key);
     let q = Sm9G2Curve::mul_generator(&k).to_affine();
-    let q = sm_pairing::G2Affine::new(q.x(), q.y());
     Prepared::new(
         move || {
             let prepared = G2Prepared::new(&q);
@@ -150,7 +149,6 @@ fn pairing_secret_g2(s: &Secret) -> Prepared {
 fn pairing_secret_g1(s: &Secret) -> Prepared {
     let k = Sm9Scalar::from_bytes_reduced(&s.key);
     let p = Sm9G1Curve::mul_generator(&k).to_affine();
-    let p = sm_pairing::G1Affine::new(p.x(), p.y());
     Prepared::new(
         move || {
             sm_pairing::pairing(&p, &sm_pairing::G2Affine::GENERATOR)

@@ -52,7 +52,7 @@ fn outputs<B: Backend>(seed: u64) -> Vec<(&'static str, Vec<u8>)> {
         .to_affine();
     out.push(("sm9 G1 a·P1 (GLV)", p.to_sec1_vec(false)));
     out.push(("sm9 G2 b·P2 (GLS)", q.to_sec1_vec(false)));
-    let g = sm_pairing::pairing(&p.into(), &q.into());
+    let g = sm_pairing::pairing(&p, &q);
     out.push(("sm9 pairing e(a·P1, b·P2)", g.to_bytes().to_vec()));
     let mut x = [0u64; 4];
     rng.fill(&mut x);
