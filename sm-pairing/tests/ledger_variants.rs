@@ -21,14 +21,8 @@ fn random_pairs<B2: Backend>(seed: u64, n: usize) -> Vec<(G1Affine<B2>, G2Affine
             let a = Fp::<Sm9N, B2>::random(&mut rng);
             let b = Fp::<Sm9N, B2>::random(&mut rng);
             (
-                Jacobian::<Sm9G1Curve<B2>>::generator()
-                    .mul(&a)
-                    .to_affine()
-                    .into(),
-                Jacobian::<Sm9G2Curve<B2>>::generator()
-                    .mul(&b)
-                    .to_affine()
-                    .into(),
+                Jacobian::<Sm9G1Curve<B2>>::generator().mul(&a).to_affine(),
+                Jacobian::<Sm9G2Curve<B2>>::generator().mul(&b).to_affine(),
             )
         })
         .collect()

@@ -56,12 +56,10 @@ fn pairs<B: Backend>() -> [(G1Affine<B>, G2Affine<B>); 2] {
         (
             Jacobian::<Sm9G1Curve<B>>::generator()
                 .mul(&scalar(i))
-                .to_affine()
-                .into(),
+                .to_affine(),
             Jacobian::<Sm9G2Curve<B>>::generator()
                 .mul(&scalar(i + 1))
-                .to_affine()
-                .into(),
+                .to_affine(),
         )
     };
     [pair(1), pair(3)]
@@ -154,7 +152,7 @@ fn scalar_mul<B: Backend, const G2: bool, const HOW: u8>() -> Made {
     let k = scalar::<B>(5);
     if G2 {
         let base = match HOW {
-            0 | 1 => Jacobian::from_affine(&pairs::<B>()[0].1.into()),
+            0 | 1 => Jacobian::from_affine(&pairs::<B>()[0].1),
             _ => Jacobian::<Sm9G2Curve<B>>::generator(),
         };
         let mul = move |k: &Fp<Sm9N, B>| match HOW {
@@ -173,7 +171,7 @@ fn scalar_mul<B: Backend, const G2: bool, const HOW: u8>() -> Made {
         )
     } else {
         let base = match HOW {
-            0 | 1 => Jacobian::from_affine(&pairs::<B>()[0].0.into()),
+            0 | 1 => Jacobian::from_affine(&pairs::<B>()[0].0),
             _ => Jacobian::<Sm9G1Curve<B>>::generator(),
         };
         let mul = move |k: &Fp<Sm9N, B>| match HOW {

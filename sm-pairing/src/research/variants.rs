@@ -834,12 +834,12 @@ pub type WithTower<T> = Variant<T, Projective, Sparse, NumeratorOnly, Naf, Chain
 
 /// P's affine coordinates (the one place that reads the G1 point type's fields).
 fn g1_xy<B: Backend>(p: &G1Affine<B>) -> (Fp1<B>, Fp1<B>) {
-    (p.x, p.y)
+    (p.x(), p.y())
 }
 
 /// Q's affine coordinates (the one place that reads the G2 point type's fields).
 fn g2_xy<B: Backend>(q: &G2Affine<B>) -> (Fp2<B>, Fp2<B>) {
-    (q.x, q.y)
+    (q.x(), q.y())
 }
 
 /// The π(Q) and −π²(Q) addends (see `miller.rs`).
