@@ -1001,8 +1001,9 @@ print((h2 + S2).hex())
     );
 }
 
-#[test]
-fn sm9_encryption_and_kem_interoperate_with_gmalg() {
+/// An unencrypted SM9 encryption master key pair (`msk.pem`, `mpk.pem`) and Bob's user key
+/// (`bob.pem`), made by smtool.
+fn sm9_enc_keys_for_bob() -> Dir {
     let d = Dir::new();
     ok(&[
         "sm9",
@@ -1024,6 +1025,12 @@ fn sm9_encryption_and_kem_interoperate_with_gmalg() {
         "--out",
         &d.s("bob.pem"),
     ]);
+    d
+}
+
+#[test]
+fn sm9_encryption_and_kem_interoperate_with_gmalg() {
+    let d = sm9_enc_keys_for_bob();
     let kgc = sm9::EncMasterKey::from_pkcs8_pem(&d.text("msk.pem")).unwrap();
     let mpk = sm9::EncMasterPublicKey::from_pem(&d.text("mpk.pem")).unwrap();
     assert_eq!(&mpk, kgc.public_key());
@@ -1153,27 +1160,7 @@ K, C = bob.encapsulate(24, b"Bob"); print(K.hex()); print(C.hex())
 /// empty message.
 #[test]
 fn sm9_encrypts_the_empty_message() {
-    let d = Dir::new();
-    ok(&[
-        "sm9",
-        "setup",
-        "--no-encrypt",
-        "--enc",
-        "--out",
-        &d.s("msk.pem"),
-        "--pubout",
-        &d.s("mpk.pem"),
-    ]);
-    ok(&[
-        "sm9",
-        "extract",
-        "--master",
-        &d.s("msk.pem"),
-        "--id",
-        "Bob",
-        "--out",
-        &d.s("bob.pem"),
-    ]);
+    let d = sm9_enc_keys_for_bob();
     for (cipher, raw_len) in [("kdf", 97), ("sm4-ecb", 97 + 16), ("sm4-cbc", 97 + 32)] {
         for format in ["raw", "der"] {
             let base = ["--id", "Bob", "--format", format, "--cipher", cipher];
