@@ -126,8 +126,11 @@ def test_sm9_malformed_inputs():
         must_fail_cleanly(bob.decapsulate, c, "bob", 16)
     with pytest.raises(smcrypto.InvalidParameter):
         ekgc.public_key().encapsulate("bob", 0)
-    with pytest.raises(smcrypto.InvalidParameter):
-        ekgc.public_key().encrypt(b"", "bob")
+    # The empty message is accepted (as by GmSSL): C2 is empty in the KDF-stream mode.
+    for enc in ("der", "raw"):
+        ct = ekgc.public_key().encrypt(b"", "bob", encoding=enc)
+        assert bob.decrypt(ct, "bob", encoding=enc) == b""
+    assert len(ekgc.public_key().encrypt(b"", "bob", encoding="raw")) == 97
     # A huge identity is fine (hashed), and so is an empty one.
     big = "x" * 1_000_000
     mpk.verify(kgc.extract(big).sign(b"m"), b"m", big)
