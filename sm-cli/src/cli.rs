@@ -288,7 +288,7 @@ pub struct Sm2Keygen {
 pub enum Pkcs8Layout {
     /// In the AlgorithmIdentifier only, as OpenSSL writes it.
     Openssl,
-    /// Also inside the ECPrivateKey ([0] parameters), as GmSSL writes it.
+    /// Also inside the ECPrivateKey (its `[0]` parameters field), as GmSSL writes it.
     Gmssl,
 }
 
