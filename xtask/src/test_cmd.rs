@@ -58,23 +58,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .arg(format!("{ALL_BACKENDS_FEATURES},{OPTIONAL_FEATURES}"))
         .args(args);
     crate::run_cmd(&mut cmd)?;
-    // The `op-count` suites (one asserts equal operation counts for different secrets), behind a
-    // feature `--workspace` does not switch on.
-    for manifest in ["sm2/Cargo.toml", "sm-pairing/Cargo.toml"] {
-        crate::run_cmd(
-            Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .current_dir(crate::workspace_root())
-                .args(["test", "--manifest-path", manifest])
-                .args(["--features", "op-count", "--test", "op_count"]),
-        )?;
-    }
-    // sm-pairing's step diagnostics (feature `research`) against the num-bigint textbook loop,
-    // and the optimization ledger's variants against the production pairing.
+    // The suites behind features `--workspace` does not switch on, in one build (one feature set,
+    // so sm-field and the crates above it compile once more, not once per suite): the `op-count`
+    // suites (one asserts equal operation counts for different secrets), sm-pairing's step
+    // diagnostics (feature `research`) against the num-bigint textbook loop, and the optimization
+    // ledger's variants against the production pairing.
     crate::run_cmd(
         Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .current_dir(crate::workspace_root())
-            .args(["test", "-p", "sm-pairing", "--features", "research"])
-            .args(["--test", "research_trace", "--test", "ledger_variants"]),
+            .args(["test", "-p", "shangmi-sm2", "-p", "sm-pairing", "--features"])
+            .arg("shangmi-sm2/op-count,sm-pairing/op-count,sm-pairing/research")
+            .args(["--test", "op_count", "--test", "research_trace"])
+            .args(["--test", "ledger_variants"]),
     )?;
     interop_rustcrypto_generic()?;
     // The Python wheel: built with maturin, tested with pytest in the same venv.
