@@ -78,8 +78,8 @@ wasm_bindgen_cli() {
     if [ -x "$WASM_BINDGEN" ] && [ "$("$WASM_BINDGEN" --version)" = "wasm-bindgen $v" ]; then return; fi
     log "cargo install wasm-bindgen-cli --version $v (once, a few minutes)"
     # Not --locked: the CLI's own lock file names a yanked crate. A debug build without debug
-    # info (`--debug`, CARGO_PROFILE_DEV_DEBUG=0) compiles in about half the time of a release
-    # build, and post-processing our one module still takes only seconds.
+    # info (`--debug`, CARGO_PROFILE_DEV_DEBUG=0) skips the optimiser: it is a build-time tool
+    # that post-processes one module per variant.
     (unset RUSTC_BOOTSTRAP CARGO_BUILD_TARGET
         CARGO_TARGET_DIR=$CACHE/wasm-bindgen-build CARGO_PROFILE_DEV_DEBUG=0 \
             "$CARGO" install --quiet --debug wasm-bindgen-cli --version "$v" --root "$root") ||
