@@ -479,7 +479,7 @@ impl<B: Backend> VerifyingKey<B> {
 }
 
 /// Whether the big-endian value `c` satisfies `c + n < p`.
-fn below_p_minus_n(c: &[u8; 32]) -> bool {
+pub(crate) fn below_p_minus_n(c: &[u8; 32]) -> bool {
     // p − n as little-endian limbs
     let (p, n) = (Sm2P::P, Sm2N::P);
     let mut d = [0u64; 4];
