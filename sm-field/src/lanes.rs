@@ -30,7 +30,8 @@
 //! to one module, `backend/cpu.rs`; this token will then come from there.)
 //!
 //! **Constant time.** Every operation is straight-line vector code: no branch or memory index
-//! depends on lane values (selection is a mask blend), except [`Lanes8::gather`] and
+//! depends on lane values (selection is a mask blend; [`Lanes8::select_affine`] scans a whole
+//! table row), except [`Lanes8::gather`] and
 //! [`Lanes8::gather_mont`], which load at per-lane indices and are for public indices only
 //! (variable-time code such as signature verification). [`Lanes8::eq`] and
 //! [`Lanes8::is_zero`] return their per-lane answers as a bit mask.
@@ -411,6 +412,34 @@ mod k {
         r
     }
 
+    /// Lane form of the affine points whose Montgomery limbs (R = 2^256) are `row[idx[i]]` =
+    /// `x ‖ y`, by a masked scan of every entry (lanes whose index is out of range get zeros).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn scan_affine<M: Modulus>(row: &[[u64; 8]], idx: &[u64; 8]) -> (L5, L5) {
+        let iv = _mm512_setr_epi64(
+            idx[0] as i64,
+            idx[1] as i64,
+            idx[2] as i64,
+            idx[3] as i64,
+            idx[4] as i64,
+            idx[5] as i64,
+            idx[6] as i64,
+            idx[7] as i64,
+        );
+        let mut l64 = [_mm512_setzero_si512(); 8];
+        for (j, e) in row.iter().enumerate() {
+            let m = _mm512_cmpeq_epi64_mask(iv, _mm512_set1_epi64(j as i64));
+            for (l, v) in l64.iter_mut().zip(e) {
+                *l = _mm512_mask_blend_epi64(m, *l, _mm512_set1_epi64(*v as i64));
+            }
+        }
+        let c = splat(&Consts::<M>::TO_LANE);
+        let x = [l64[0], l64[1], l64[2], l64[3]];
+        let y = [l64[4], l64[5], l64[6], l64[7]];
+        (mul::<M>(&to52(&x), &c), mul::<M>(&to52(&y), &c))
+    }
+
     /// Lane form of the elements whose Montgomery limbs (R = 2^256) are the u64s at offsets
     /// `idx[i]·stride + at + j`, j < 4, of `table`.
     ///
@@ -559,6 +588,18 @@ impl<M: Modulus> Lanes8<M> {
         // SAFETY: the token proves AVX-512F; every index is below `table.len()` (checked), and
         // `Lanes8` is `repr(transparent)` over five `__m512i`.
         Self::wrap(unsafe { k::gather(table.as_ptr().cast(), idx) })
+    }
+
+    /// Lane `i` = the affine point `(x, y)` whose Montgomery limbs (R = 2^256, as
+    /// [`Fp::to_mont_limbs`]) are `row[idx[i]]` = `x ‖ y` (the layout of a comb row), reading
+    /// every entry of `row` and keeping the matching one by mask blends: the memory accesses and
+    /// the instructions do not depend on `idx`, so the indices may be secret. A lane whose index
+    /// is not below `row.len()` gets `(0, 0)`.
+    #[inline]
+    pub fn select_affine(_: Ifma, row: &[[u64; 8]], idx: &[u64; 8]) -> (Self, Self) {
+        // SAFETY: the token proves AVX-512F/IFMA.
+        let (x, y) = unsafe { k::scan_affine::<M>(row, idx) };
+        (Self::wrap(x), Self::wrap(y))
     }
 
     /// Lane `i` = the element whose Montgomery limbs (R = 2^256, as

@@ -206,6 +206,32 @@ fn constants_and_gathers<M: Modulus>(t: Ifma, seed: u64) {
             "{} gather {idx:?}",
             M::NAME
         );
+        // The constant-time scan over a row `x ‖ y` (lane i's element as x, lane (i + 1) % 8's
+        // as y); index 13 is out of range and gives zeros.
+        let row: Vec<[u64; 8]> = table
+            .iter()
+            .map(|v| {
+                let (x, y) = (v[0].to_mont_limbs(), v[1].to_mont_limbs());
+                [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]]
+            })
+            .collect();
+        let sidx: [u64; 8] = core::array::from_fn(|_| (rng.next_u32() % 14) as u64);
+        let (sx, sy) = Lanes8::<M>::select_affine(t, &row, &sidx);
+        let pick = |c: usize| -> [F<M>; 8] {
+            core::array::from_fn(|i| table.get(sidx[i] as usize).map_or(F::<M>::ZERO, |v| v[c]))
+        };
+        assert_eq!(
+            sx.to_fp::<U64>(t),
+            pick(0),
+            "{} select_affine x {sidx:?}",
+            M::NAME
+        );
+        assert_eq!(
+            sy.to_fp::<U64>(t),
+            pick(1),
+            "{} select_affine y {sidx:?}",
+            M::NAME
+        );
         let fidx: [usize; 8] = core::array::from_fn(|i| idx[i] * 8 + i);
         assert_eq!(
             Lanes8::<M>::gather_mont(t, &flat, &fidx, 1).to_fp::<U64>(t),

@@ -1,6 +1,7 @@
-//! Verification of many signatures at once (multi-buffer): on x86_64 CPUs with AVX-512 IFMA,
-//! eight verifications run side by side, one per 64-bit lane of the vector registers
-//! ([`sm_field::lanes`]); elsewhere, one after the other with [`VerifyingKey::verify`].
+//! Verification and signing of many signatures at once (multi-buffer): on x86_64 CPUs with
+//! AVX-512 IFMA, eight verifications (or eight `k·G` of signing) run side by side, one per
+//! 64-bit lane of the vector registers (`sm_field::lanes`); elsewhere, one after the other with
+//! [`VerifyingKey::verify`] and [`SigningKey::sign_with_rng`] (see [`sign_batch`]).
 //!
 //! Every item gets the verdict [`VerifyingKey::verify`] gives it: `e = SM3(Z_A ‖ M)` with the
 //! `Z_A` of the item's key (its own distinguishing ID, see [`VerifyingKey::with_id`]), the checks
@@ -49,11 +50,14 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use rand_core::CryptoRng;
 use sm_field::Backend;
 
-use crate::signature::{Signature, VerifyingKey};
+use crate::signature::{Signature, SigningKey, VerifyingKey};
 use crate::za::message_digest;
 use crate::Error;
+#[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
+use crate::Scalar;
 
 /// One verification request: the key (with its `Z_A`), the message, the signature.
 pub type VerifyItem<'a, B> = (&'a VerifyingKey<B>, &'a [u8], &'a Signature);
@@ -97,6 +101,70 @@ pub fn verify_prehash_batch<B: Backend>(
             Some((ok, false)) => ok,
             _ => scalar(item),
         })
+        .collect()
+}
+
+/// Signs every message with its key: the signatures [`SigningKey::sign_with_rng`] would make,
+/// called once per item in order with the same `rng`.
+///
+/// The nonces are drawn from `rng` in item order exactly as that loop draws them, so the
+/// signatures are identical to the loop's. Only in the negligible cases where the scalar signer
+/// would draw again (`r = 0`, `r + k = n` or `s = 0`) is that item's new nonce drawn after the
+/// whole batch. Constant time in the secret keys and nonces: on CPUs with AVX-512 IFMA, groups of
+/// eight compute `k·G` in the lanes with every comb row read in full (no secret-dependent branch
+/// or memory index); the last partial group, and CPUs without IFMA, use the scalar signer.
+///
+/// ```
+/// use shangmi_sm2::{batch, SigningKey};
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
+/// let keys: Vec<SigningKey> = (0..9).map(|_| SigningKey::random(&mut rng)).collect();
+/// let items: Vec<(&SigningKey, &[u8])> = keys.iter().map(|k| (k, &b"message"[..])).collect();
+/// let sigs = batch::sign_batch(&items, &mut rng);
+/// for (k, s) in keys.iter().zip(&sigs) {
+///     assert!(k.verifying_key().verify(b"message", s).is_ok());
+/// }
+/// ```
+pub fn sign_batch<B: Backend>(
+    items: &[(&SigningKey<B>, &[u8])],
+    rng: &mut impl CryptoRng,
+) -> Vec<Signature> {
+    #[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
+    if let Some(t) = sm_field::lanes::Ifma::detect() {
+        use zeroize::Zeroize;
+        let full = items.len() / 8 * 8;
+        let mut ks: Vec<Scalar<B>> = (0..full)
+            .map(|_| loop {
+                let k = Scalar::<B>::random(rng);
+                if !bool::from(k.is_zero()) {
+                    break k;
+                }
+            })
+            .collect();
+        let mut out: Vec<Option<Signature>> = Vec::with_capacity(items.len());
+        for (group, kg) in items[..full].chunks_exact(8).zip(ks.chunks_exact(8)) {
+            let (x1, bad) = lanes::mul_generator_x8(t, kg);
+            for (i, (key, msg)) in group.iter().enumerate() {
+                let e = Scalar::<B>::from_bytes_reduced(&message_digest(key.za(), msg));
+                out.push(if bad >> i & 1 == 1 {
+                    key.sign_with_k(&e, &kg[i])
+                } else {
+                    key.sign_with_x1(&e, &kg[i], &x1[i])
+                });
+            }
+        }
+        ks.zeroize();
+        for (key, msg) in &items[full..] {
+            out.push(Some(key.sign_with_rng(rng, msg)));
+        }
+        return out
+            .into_iter()
+            .zip(items)
+            .map(|(sig, (key, msg))| sig.unwrap_or_else(|| key.sign_with_rng(rng, msg)))
+            .collect();
+    }
+    items
+        .iter()
+        .map(|(key, msg)| key.sign_with_rng(rng, msg))
         .collect()
 }
 
@@ -227,14 +295,17 @@ mod lanes {
     /// Digit `i` of the regular odd recoding of an odd `k` in windows of `w` bits with `top`
     /// digits below the top one: `d_i = (⌊k/2^(wi)⌋ mod 2^(w+1) | 1) − 2^w` for `i < top`, and
     /// `d_top = ⌊k/2^(w·top)⌋ | 1`; then `k = Σ d_i·2^(wi)` and every digit is odd. Returns
-    /// `((|d| − 1)/2, d < 0)`.
-    fn odd_digit(k: &[u64; 4], w: u32, top: usize, i: usize) -> (usize, bool) {
+    /// `((|d| − 1)/2, 1 if d < 0 else 0)` by arithmetic only (no branch on `k`: also for secret
+    /// scalars).
+    fn odd_digit(k: &[u64; 4], w: u32, top: usize, i: usize) -> (u64, u8) {
         let d = if i == top {
             (bits(k, w as usize * i, 256 - w * top as u32) | 1) as i64
         } else {
             (bits(k, w as usize * i, w + 1) | 1) as i64 - (1 << w)
         };
-        ((d.unsigned_abs() as usize - 1) / 2, d < 0)
+        let neg = (d >> 63) as u64; // all ones when negative
+        let abs = ((d as u64) ^ neg).wrapping_sub(neg);
+        ((abs - 1) >> 1, (neg & 1) as u8)
     }
 
     /// `k` or `n − k`, whichever is odd (k ≠ 0), and whether it was negated.
@@ -330,17 +401,17 @@ mod lanes {
         // The top digit is 1: start from P.
         debug_assert!(tk
             .iter()
-            .all(|(k, _)| odd_digit(k, PW, PTOP, PTOP) == (0, false)));
+            .all(|(k, _)| odd_digit(k, PW, PTOP, PTOP) == (0, 0)));
         let mut acc = p;
         for w in (0..PTOP).rev() {
             for _ in 0..PW {
                 acc = dbl(t, &acc);
             }
-            let d: [(usize, bool); 8] = core::array::from_fn(|i| odd_digit(&tk[i].0, PW, PTOP, w));
-            let idx = d.map(|(j, _)| j);
+            let d: [(u64, u8); 8] = core::array::from_fn(|i| odd_digit(&tk[i].0, PW, PTOP, w));
+            let idx = d.map(|(j, _)| j as usize);
             let q = Jac {
                 x: Fe::gather(t, &tx, &idx),
-                y: neg_where(t, mask(|i| d[i].1), &Fe::gather(t, &ty, &idx)),
+                y: neg_where(t, mask(|i| d[i].1 == 1), &Fe::gather(t, &ty, &idx)),
                 z: Fe::gather(t, &tz, &idx),
             };
             acc = add(t, &acc, &q, &mut bad);
@@ -356,11 +427,10 @@ mod lanes {
         let flat = rows.as_flattened();
         let sk: [([u64; 4], bool); 8] = core::array::from_fn(|i| odd_limbs(&lanes[i].s));
         let g_entry = |row: usize, bad: Option<(&Jac, &mut u8)>| {
-            let d: [(usize, bool); 8] =
-                core::array::from_fn(|i| odd_digit(&sk[i].0, GW, GTOP, row));
-            let idx = d.map(|(j, _)| row * 32 + j);
+            let d: [(u64, u8); 8] = core::array::from_fn(|i| odd_digit(&sk[i].0, GW, GTOP, row));
+            let idx = d.map(|(j, _)| row * 32 + j as usize);
             let x = Fe::gather_mont(t, flat, &idx, 0);
-            let y = neg_where(t, mask(|i| d[i].1), &Fe::gather_mont(t, flat, &idx, 4));
+            let y = neg_where(t, mask(|i| d[i].1 == 1), &Fe::gather_mont(t, flat, &idx, 4));
             match bad {
                 None => Jac { x, y, z: one },
                 Some((acc, bad)) => madd(t, acc, &x, &y, bad),
@@ -383,6 +453,59 @@ mod lanes {
         let ok =
             sum.x.eq(t, &c.mul(t, &z2)) | (sum.x.eq(t, &cn.mul(t, &z2)) & mask(|i| lanes[i].cn_ok));
         (ok & !bad, bad)
+    }
+
+    /// `x1` of `k_i·G` for eight secret nonces, in constant time: the regular odd recoding of
+    /// `k` or `n − k` (the sign does not change `x1`), every comb row read in full by
+    /// [`Lanes8::select_affine`], signs applied by mask blends, 42 mixed additions, and one
+    /// inversion of the eight `Z` together (Montgomery's trick around the constant-time
+    /// safegcd inversion). Bit `i` of the mask is set where lane `i` met `H = 0` (possible only
+    /// in the top row, for a negligible set of nonces): its `x1` is then wrong and the caller
+    /// recomputes that lane with the scalar code. (The lane values on the stack are not
+    /// zeroized; the scalar limbs and digits are.)
+    pub(super) fn mul_generator_x8<B: Backend>(
+        t: Ifma,
+        ks: &[Scalar<B>],
+    ) -> ([Fp<Sm2P, B>; 8], u8) {
+        use subtle::ConditionallySelectable;
+        use zeroize::Zeroize;
+        let mut kl = [[0u64; 4]; 8];
+        for (l, k) in kl.iter_mut().zip(ks) {
+            let even = !k.is_odd();
+            let mut kk = Scalar::<B>::conditional_select(k, &-*k, even);
+            *l = kk.to_canonical_limbs();
+            kk.zeroize();
+        }
+        let rows = Sm2GeneratorTable.raw_rows();
+        let entry = |row: usize, kl: &[[u64; 4]; 8]| {
+            let mut idx = [0u64; 8];
+            let mut neg = 0u8;
+            for (i, l) in kl.iter().enumerate() {
+                let (a, n) = odd_digit(l, GW, GTOP, row);
+                idx[i] = a;
+                neg |= n << i;
+            }
+            let (x, y) = Fe::select_affine(t, &rows[row], &idx);
+            idx.zeroize();
+            (x, neg_where(t, neg, &y))
+        };
+        let mut bad = 0u8;
+        let (x, y) = entry(0, &kl);
+        let mut acc = Jac {
+            x,
+            y,
+            z: Fe::one(t),
+        };
+        for row in 1..rows.len() {
+            let (x, y) = entry(row, &kl);
+            acc = madd(t, &acc, &x, &y, &mut bad);
+        }
+        kl.zeroize();
+        let mut z: [Fp<Sm2P, B>; 8] = acc.z.to_fp(t);
+        let x: [Fp<Sm2P, B>; 8] = acc.x.to_fp(t);
+        let mut scratch = [Fp::ZERO; 8];
+        Fp::batch_invert_with_scratch(&mut z, &mut scratch);
+        (core::array::from_fn(|i| x[i] * z[i].square()), bad)
     }
 
     /// Per item: `Some((verified, exceptional))` for the items of full groups of eight that went
