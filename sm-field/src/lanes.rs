@@ -187,8 +187,14 @@ mod k {
                 t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], *ai, b[j]);
             }
             t5 = _mm512_madd52hi_epu64(t5, *ai, b[4]);
-            // m = t0·(−p⁻¹) mod 2^52 (the IFMA low half is the product mod 2^52).
-            let m = _mm512_madd52lo_epu64(zero, t[0], inv);
+            // m = t0·(−p⁻¹) mod 2^52 (the IFMA low half is the product mod 2^52); for SM2's p
+            // (≡ −1 mod 2^64) −p⁻¹ ≡ 1, so m is t0's low 52 bits: an AND instead of a
+            // multiplication on the critical path (decided at compile time).
+            let m = if Consts::<M>::INV == 1 {
+                _mm512_and_si512(t[0], _mm512_set1_epi64(MASK52 as i64))
+            } else {
+                _mm512_madd52lo_epu64(zero, t[0], inv)
+            };
             for j in 0..5 {
                 t[j] = _mm512_madd52lo_epu64(t[j], m, p[j]);
             }
