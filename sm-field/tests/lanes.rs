@@ -15,19 +15,24 @@ use sm_field::{Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
 type F<M> = Fp<M, U64>;
 
+/// One line on stderr, written directly (not captured by the test harness).
+fn say(line: &str) {
+    std::io::stderr()
+        .write_all(format!("{line}\n").as_bytes())
+        .unwrap();
+}
+
 /// The token, or `None` where the environment declares a CPU without IFMA; panics otherwise.
 fn token(test: &str) -> Option<Ifma> {
     match Ifma::detect() {
         Some(t) => {
-            writeln!(std::io::stderr(), "{test}: IFMA lane kernels ran").unwrap();
+            say(&format!("{test}: IFMA lane kernels ran"));
             Some(t)
         }
         None if std::env::var("SM_CPU_LACKS_IFMA").is_ok_and(|v| v == "1") => {
-            writeln!(
-                std::io::stderr(),
+            say(&format!(
                 "{test}: SKIPPED, no AVX-512 IFMA (SM_CPU_LACKS_IFMA=1)"
-            )
-            .unwrap();
+            ));
             None
         }
         None => panic!(
@@ -86,15 +91,16 @@ fn lanes<M: Modulus>(t: Ifma, v: &[F<M>; 8]) -> Lanes8<M> {
     Lanes8::from_fp(t, v)
 }
 
+type Unary<'a, M> = &'a dyn Fn(&F<M>) -> F<M>;
+type Binary<'a, M> = &'a dyn Fn(&F<M>, &F<M>) -> F<M>;
+
 /// Every lane operation on inputs `a`, `b` (and mask `mask`) against the scalar field.
 fn check_all<M: Modulus>(t: Ifma, a: &[F<M>; 8], b: &[F<M>; 8], mask: u8) {
     let (la, lb) = (lanes(t, a), lanes(t, b));
     let ctx = |op: &str| format!("{} {op}: a = {a:?}, b = {b:?}", M::NAME);
     assert_eq!(la.to_fp::<U64>(t), *a, "{}", ctx("round trip"));
-    let un = |f: &dyn Fn(&F<M>) -> F<M>| -> [F<M>; 8] { core::array::from_fn(|i| f(&a[i])) };
-    let bin = |f: &dyn Fn(&F<M>, &F<M>) -> F<M>| -> [F<M>; 8] {
-        core::array::from_fn(|i| f(&a[i], &b[i]))
-    };
+    let un = |f: Unary<M>| -> [F<M>; 8] { core::array::from_fn(|i| f(&a[i])) };
+    let bin = |f: Binary<M>| -> [F<M>; 8] { core::array::from_fn(|i| f(&a[i], &b[i])) };
     assert_eq!(
         la.add(t, &lb).to_fp(t),
         bin(&|x, y| x + y),
