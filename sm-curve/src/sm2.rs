@@ -132,6 +132,13 @@ impl Sm2GeneratorTable {
         p
     }
 
+    /// The rows as stored: entry `j` of row `i` is `(2j + 1)·2^(6i)·G` as the Montgomery limbs
+    /// (R = 2^256, identical for every backend) `x ‖ y`. For kernels that read entries
+    /// directly, such as the lane-parallel batch verification of `sm2`.
+    pub fn raw_rows(&self) -> &'static [[[u64; 8]; 32]] {
+        comb_rows()
+    }
+
     /// `k·G` in constant time.
     pub fn mul<B: Backend>(&self, k: &Fp<Sm2N, B>) -> Jacobian<Sm2Curve<B>> {
         let (mut kk, even, zero) = make_odd(k);

@@ -37,6 +37,8 @@ mod fp12;
 pub(crate) mod fp2;
 mod fp4;
 mod inversion;
+#[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
+pub mod lanes;
 mod modulus;
 mod rng;
 

@@ -147,6 +147,7 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+pub mod batch;
 mod encoding;
 mod encryption;
 mod error;

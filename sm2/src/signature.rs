@@ -345,9 +345,18 @@ impl<B: Backend> SigningKey<B> {
     }
 
     /// Steps A4–A6 with a given nonce; `None` when r = 0, r + k = n or s = 0.
-    fn sign_with_k(&self, e: &Scalar<B>, k: &Scalar<B>) -> Option<Signature> {
+    pub(crate) fn sign_with_k(&self, e: &Scalar<B>, k: &Scalar<B>) -> Option<Signature> {
         let p = Curve::<B>::mul_generator(k);
-        let x1 = p.to_affine().x();
+        self.sign_with_x1(e, k, &p.to_affine().x())
+    }
+
+    /// Steps A5–A6 given the x-coordinate `x1` of `k·G`; `None` when r = 0, r + k = n or s = 0.
+    pub(crate) fn sign_with_x1(
+        &self,
+        e: &Scalar<B>,
+        k: &Scalar<B>,
+        x1: &Fp<Sm2P, B>,
+    ) -> Option<Signature> {
         let r = *e + Scalar::<B>::from_bytes_reduced(&x1.to_bytes());
         let s = self.dinv1 * k - r * self.d_dinv1;
         // These checks leak only that a (negligibly likely) retry happened.
@@ -479,7 +488,7 @@ impl<B: Backend> VerifyingKey<B> {
 }
 
 /// Whether the big-endian value `c` satisfies `c + n < p`.
-fn below_p_minus_n(c: &[u8; 32]) -> bool {
+pub(crate) fn below_p_minus_n(c: &[u8; 32]) -> bool {
     // p − n as little-endian limbs
     let (p, n) = (Sm2P::P, Sm2N::P);
     let mut d = [0u64; 4];

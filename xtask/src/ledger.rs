@@ -439,6 +439,7 @@ fn time(lines: Vec<Line>, quick: bool) -> Result<Vec<Timed2>, String> {
             variant: variant.into(),
             output,
             bytes: 0,
+            per_run: 1,
             run,
         })
         .collect();

@@ -18,6 +18,7 @@ fn cases_for<M: Modulus, B: Backend>(out: &mut Vec<Case>, prefix: &str) {
         variant: format!("{prefix}{}", B::NAME),
         output: output.to_bytes().to_vec(),
         bytes: 0,
+        per_run: 1,
         run,
     };
     let (x0, y) = (start::<M, B>(1), start::<M, B>(2));
@@ -79,6 +80,7 @@ fn tower_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
                 variant: format!("{prefix}{}", B::NAME),
                 output: bytes(chain($n)),
                 bytes: 0,
+                per_run: 1,
                 run: Box::new(move |iters| {
                     black_box(chain(iters));
                 }),

@@ -18,6 +18,10 @@ pub struct Case {
     pub output: Vec<u8>,
     /// Bytes processed per operation (0: not a throughput operation).
     pub bytes: u64,
+    /// Operations per call of the operation: `run(n)` does `n·per_run` operations, and the
+    /// times are reported per operation (a batch of 8 signatures with `per_run = 8` reports the
+    /// time per signature).
+    pub per_run: u64,
     /// Runs the operation `n` times.
     pub run: Box<dyn FnMut(u64)>,
 }
@@ -106,7 +110,8 @@ pub fn run_group(cases: Vec<Case>, quick: bool) -> Result<Vec<Row>, String> {
             for (i, c) in group.iter_mut().enumerate() {
                 let t = Instant::now();
                 (c.run)(iters[i]);
-                samples[i].push(t.elapsed().as_secs_f64() * 1e9 / iters[i] as f64);
+                samples[i]
+                    .push(t.elapsed().as_secs_f64() * 1e9 / (iters[i] * c.per_run.max(1)) as f64);
             }
         }
         let mut base = 0.0;

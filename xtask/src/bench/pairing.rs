@@ -26,6 +26,7 @@ fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
             variant: variant.clone(),
             output,
             bytes: 0,
+            per_run: 1,
             run,
         })
     };
@@ -152,6 +153,7 @@ fn peers(out: &mut Vec<Case>) {
             variant: "sm9_core".to_string(),
             output,
             bytes: 0,
+            per_run: 1,
             run,
         })
     };

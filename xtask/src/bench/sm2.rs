@@ -29,6 +29,7 @@ fn case(op: &str, variant: &str, ok: bool, run: Box<dyn FnMut(u64)>) -> Case {
         variant: variant.to_string(),
         output: vec![ok as u8],
         bytes: 0,
+        per_run: 1,
         run,
     }
 }
@@ -96,6 +97,65 @@ fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
                 }
             }),
         ));
+    }
+    // Batch verification (`sm2::batch`): 64 keys, messages and signatures; one batch of `size`
+    // items per run, reported per signature (`per_run`).
+    {
+        let keys: Vec<SigningKey<B>> = (0..64).map(|_| SigningKey::<B>::random(&mut r)).collect();
+        let msgs: Vec<Vec<u8>> = (0..64u8).map(|i| [MSG, &[i]].concat()).collect();
+        let sigs: Vec<_> = keys
+            .iter()
+            .zip(&msgs)
+            .map(|(k, m)| k.sign_with_rng(&mut r, m))
+            .collect();
+        let vks: Vec<VerifyingKey<B>> = keys.iter().map(|k| k.verifying_key().clone()).collect();
+        for size in [8usize, 64] {
+            let (vks, msgs, sigs) = (vks.clone(), msgs.clone(), sigs.clone());
+            let ok = {
+                let items: Vec<_> = (0..size)
+                    .map(|i| (&vks[i], &msgs[i][..], &sigs[i]))
+                    .collect();
+                super::sm2::batch::verify_batch_all(&items).is_ok()
+            };
+            out.push(Case {
+                per_run: size as u64,
+                ..case(
+                    &format!("verify batch of {size} (per signature)"),
+                    &v,
+                    ok,
+                    Box::new(move |n| {
+                        let items: Vec<_> = (0..size)
+                            .map(|i| (&vks[i], &msgs[i][..], &sigs[i]))
+                            .collect();
+                        for _ in 0..n {
+                            black_box(super::sm2::batch::verify_batch(black_box(&items)));
+                        }
+                    }),
+                )
+            });
+        }
+        let signers: Vec<(&SigningKey<B>, &[u8])> = (0..8).map(|i| (&keys[i], MSG)).collect();
+        let sign_ok = {
+            let sigs = super::sm2::batch::sign_batch(&signers, &mut rng());
+            (0..8).all(|i| vks[i].verify(MSG, &sigs[i]).is_ok())
+        };
+        let keys8: Vec<SigningKey<B>> = keys[..8].to_vec();
+        out.push(Case {
+            per_run: 8,
+            ..case(
+                "sign batch of 8 (per signature)",
+                &v,
+                sign_ok,
+                Box::new(move |n| {
+                    let items: Vec<(&SigningKey<B>, &[u8])> =
+                        keys8.iter().map(|k| (k, MSG)).collect();
+                    let mut r = rng();
+                    for _ in 0..n {
+                        black_box(super::sm2::batch::sign_batch(black_box(&items), &mut r));
+                    }
+                }),
+            )
+        });
     }
     let pk = *sk.public_key();
     let ct = pk.encrypt(&mut r, MSG, Mode::C1C3C2).expect("encrypt");

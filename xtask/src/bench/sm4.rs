@@ -26,6 +26,7 @@ fn case(op: &str, variant: &str, bytes: u64, output: Vec<u8>, run: Box<dyn FnMut
         variant: variant.to_string(),
         output,
         bytes,
+        per_run: 1,
         run,
     }
 }

@@ -27,6 +27,7 @@ fn case(op: &str, variant: &str, ok: bool, run: Box<dyn FnMut(u64)>) -> Case {
         variant: variant.to_string(),
         output: vec![ok as u8],
         bytes: 0,
+        per_run: 1,
         run,
     }
 }
@@ -267,6 +268,7 @@ fn batch(
             variant,
             output: output(f()),
             bytes: 0,
+            per_run: 1,
             run: Box::new(move |n| {
                 for _ in 0..n {
                     black_box(f());

@@ -1,0 +1,634 @@
+//! Eight independent elements of GF(p) in the eight 64-bit lanes of AVX-512 registers, with
+//! Montgomery arithmetic on the IFMA multiplier (`vpmadd52luq`/`vpmadd52huq`): the field layer of
+//! multi-buffer protocols (eight SM2 verifications at once, one per lane).
+//!
+//! **Representation.** [`Lanes8<M>`] holds five `__m512i`, one per radix-2^52 limb: limb j of
+//! element i is lane i of vector j. Element i is stored as its Montgomery residue for
+//! R' = 2^260 (five 52-bit limbs, fully reduced below p), so that one 5 × 52-bit word-by-word
+//! Montgomery multiplication (which divides by 2^260) keeps the form. This is not the R = 2^256
+//! of [`Fp`]; the conversions [`Lanes8::from_fp`] and [`Lanes8::to_fp`] are one lane
+//! multiplication each: the Montgomery limbs `a·2^256` times `2^264 mod p` give `a·2^260`, and
+//! `a·2^260` times `2^256 mod p` gives back `a·2^256` (fully reduced, so bit-identical to every
+//! scalar backend). The batched kernel of the `asm` backend (`backend/ifma.rs`) instead enters
+//! one operand as `16·a` to land directly on R = 2^256; here the values stay in lane form across
+//! many operations, so the conversion is paid only at the ends.
+//!
+//! **Multiplication** is the operand-scanning word-by-word Montgomery multiplication (Koç, Acar,
+//! Kaliski, IEEE Micro 1996, CIOS) in radix 2^52 with 64-bit accumulators that absorb the carries
+//! until one normalisation at the end, the layout of Gueron and Krasnov, "Accelerating big
+//! integer arithmetic using Intel IFMA extensions", ARITH 2016, and Drucker and Gueron, "Fast
+//! modular squaring with AVX512IFMA", ePrint 2018/335 (also the design of Intel's `crypto_mb`).
+//! An accumulator receives at most four 52-bit terms per round plus one carry, < 2^57 over five
+//! rounds: the 12 bits of headroom per lane make carry propagation inside the loop unnecessary.
+//! With `a, b < p < 2^256` and `m < 2^260` the result `(a·b + m·p)/2^260 < p²/2^260 + p < 2p`,
+//! so one conditional subtraction (a mask blend) reduces it fully. Additions and subtractions
+//! propagate carries with arithmetic shifts and end with one masked correction.
+//!
+//! **Availability.** Every operation takes an [`Ifma`] token, which only [`Ifma::detect`] makes
+//! (CPUID and the OS-enabled ZMM state in XCR0, via `cpufeatures`; the answer is cached). Callers
+//! detect once per batch call and pass the token down. (The CPU probes of this crate are moving
+//! to one module, `backend/cpu.rs`; this token will then come from there.)
+//!
+//! **Constant time.** Every operation is straight-line vector code: no branch or memory index
+//! depends on lane values (selection is a mask blend; [`Lanes8::select_affine`] scans a whole
+//! table row), except [`Lanes8::gather`] and
+//! [`Lanes8::gather_mont`], which load at per-lane indices and are for public indices only
+//! (variable-time code such as signature verification). [`Lanes8::eq`] and
+//! [`Lanes8::is_zero`] return their per-lane answers as a bit mask.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::{Backend, Fp, Limbs, Modulus};
+
+cpufeatures::new!(lanes_cpuid, "avx512f", "avx512ifma");
+
+/// Proof that the CPU and OS support AVX-512F and AVX512-IFMA, required by every lane operation.
+/// Only [`Ifma::detect`] makes one.
+#[derive(Clone, Copy, Debug)]
+pub struct Ifma(());
+
+impl Ifma {
+    /// `Some` where the CPU (and the OS) support AVX-512F and AVX512-IFMA. CPUID runs once
+    /// (`cpufeatures` caches the answer); call this once per batch, not per operation.
+    #[inline]
+    pub fn detect() -> Option<Self> {
+        lanes_cpuid::get().then_some(Self(()))
+    }
+}
+
+const MASK52: u64 = (1 << 52) - 1;
+
+/// `2a mod p` for `a < p` (p > 2^255), at compile time.
+const fn double_mod(a: &Limbs, p: &Limbs) -> Limbs {
+    let top = a[3] >> 63;
+    let d = [
+        a[0] << 1,
+        (a[1] << 1) | (a[0] >> 63),
+        (a[2] << 1) | (a[1] >> 63),
+        (a[3] << 1) | (a[2] >> 63),
+    ];
+    // d − p with borrow
+    let mut s = [0u64; 4];
+    let mut borrow = 0u64;
+    let mut i = 0;
+    while i < 4 {
+        let (v, b1) = d[i].overflowing_sub(p[i]);
+        let (v, b2) = v.overflowing_sub(borrow);
+        s[i] = v;
+        borrow = (b1 | b2) as u64;
+        i += 1;
+    }
+    if top == 1 || borrow == 0 {
+        s
+    } else {
+        d
+    }
+}
+
+/// `2^k·a mod p` by `k` modular doublings, at compile time.
+const fn shl_mod(a: &Limbs, k: u32, p: &Limbs) -> Limbs {
+    let mut x = *a;
+    let mut i = 0;
+    while i < k {
+        x = double_mod(&x, p);
+        i += 1;
+    }
+    x
+}
+
+/// A 256-bit value in radix 2^52.
+const fn split52(a: &Limbs) -> [u64; 5] {
+    [
+        a[0] & MASK52,
+        ((a[0] >> 52) | (a[1] << 12)) & MASK52,
+        ((a[1] >> 40) | (a[2] << 24)) & MASK52,
+        ((a[2] >> 28) | (a[3] << 36)) & MASK52,
+        a[3] >> 16,
+    ]
+}
+
+/// Per-modulus constants in radix 2^52.
+struct Consts<M>(PhantomData<M>);
+impl<M: Modulus> Consts<M> {
+    const P: [u64; 5] = split52(&M::P);
+    /// `−p⁻¹ mod 2^52`.
+    const INV: u64 = M::INV & MASK52;
+    /// `2^260 mod p`: one in lane form.
+    const ONE: [u64; 5] = split52(&shl_mod(&M::R, 4, &M::P));
+    /// `2^264 mod p`: multiplies R = 2^256 residues into lane form.
+    const TO_LANE: [u64; 5] = split52(&shl_mod(&M::R, 8, &M::P));
+    /// `2^256 mod p`: multiplies lane residues back to R = 2^256.
+    const FROM_LANE: [u64; 5] = split52(&M::R);
+}
+
+type L5 = [__m512i; 5];
+
+/// Eight elements of GF(`M::P`), one per 64-bit lane (see the module docs).
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub struct Lanes8<M: Modulus> {
+    l: L5,
+    _m: PhantomData<fn() -> M>,
+}
+
+impl<M: Modulus> fmt::Debug for Lanes8<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The lane residues (R' = 2^260, radix 2^52), not canonical values.
+        let mut limbs = [[0u64; 8]; 5];
+        for (dst, v) in limbs.iter_mut().zip(self.l.iter()) {
+            // SAFETY: `__m512i` and `[u64; 8]` have the same size, and every bit pattern is a
+            // valid `[u64; 8]`.
+            *dst = unsafe { core::mem::transmute::<__m512i, [u64; 8]>(*v) };
+        }
+        f.debug_struct("Lanes8")
+            .field("modulus", &M::NAME)
+            .field("limbs52", &limbs)
+            .finish()
+    }
+}
+
+/// The kernels, on raw limb vectors. They need AVX-512F and AVX512-IFMA (`#[target_feature]`):
+/// callable only where the [`Ifma`] token proved them.
+mod k {
+    use super::*;
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn splat(c: &[u64; 5]) -> L5 {
+        [
+            _mm512_set1_epi64(c[0] as i64),
+            _mm512_set1_epi64(c[1] as i64),
+            _mm512_set1_epi64(c[2] as i64),
+            _mm512_set1_epi64(c[3] as i64),
+            _mm512_set1_epi64(c[4] as i64),
+        ]
+    }
+
+    /// Montgomery product `a·b·2^-260 mod p` per lane, fully reduced (inputs below p, or any
+    /// value below 2^256 for one operand while the other is below p: the result is still < 2p
+    /// before the final subtraction).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn mul<M: Modulus>(a: &L5, b: &L5) -> L5 {
+        let zero = _mm512_setzero_si512();
+        let p = splat(&Consts::<M>::P);
+        let inv = _mm512_set1_epi64(Consts::<M>::INV as i64);
+        let mut t = [zero; 5];
+        for ai in a {
+            // t += a_i·b: low halves at limb j, high halves at limb j + 1 (t5 the new top limb).
+            let mut t5 = zero;
+            for j in 0..5 {
+                t[j] = _mm512_madd52lo_epu64(t[j], *ai, b[j]);
+            }
+            for j in 0..4 {
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], *ai, b[j]);
+            }
+            t5 = _mm512_madd52hi_epu64(t5, *ai, b[4]);
+            // m = t0·(−p⁻¹) mod 2^52 (the IFMA low half is the product mod 2^52); for SM2's p
+            // (≡ −1 mod 2^64) −p⁻¹ ≡ 1, so m is t0's low 52 bits: an AND instead of a
+            // multiplication on the critical path (decided at compile time).
+            let m = if Consts::<M>::INV == 1 {
+                _mm512_and_si512(t[0], _mm512_set1_epi64(MASK52 as i64))
+            } else {
+                _mm512_madd52lo_epu64(zero, t[0], inv)
+            };
+            for j in 0..5 {
+                t[j] = _mm512_madd52lo_epu64(t[j], m, p[j]);
+            }
+            for j in 0..4 {
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p[j]);
+            }
+            t5 = _mm512_madd52hi_epu64(t5, m, p[4]);
+            // t0 ≡ 0 mod 2^52: divide by 2^52, carrying its high bits into t1.
+            let carry = _mm512_srli_epi64::<52>(t[0]);
+            t = [_mm512_add_epi64(t[1], carry), t[2], t[3], t[4], t5];
+        }
+        let t = normalise(t);
+        sub_p_if_ge(t, &p)
+    }
+
+    /// Propagates carries so that every limb is below 2^52 (the top limb keeps what is left).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn normalise(mut t: L5) -> L5 {
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        for j in 0..4 {
+            let carry = _mm512_srli_epi64::<52>(t[j]);
+            t[j] = _mm512_and_si512(t[j], mask);
+            t[j + 1] = _mm512_add_epi64(t[j + 1], carry);
+        }
+        t
+    }
+
+    /// `t − p` where that is non-negative, else `t` (normalised `t < 2p`).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn sub_p_if_ge(t: L5, p: &L5) -> L5 {
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        let zero = _mm512_setzero_si512();
+        let mut d = [zero; 5];
+        let mut borrow = zero;
+        for j in 0..5 {
+            let x = _mm512_add_epi64(_mm512_sub_epi64(t[j], p[j]), borrow);
+            borrow = _mm512_srai_epi64::<52>(x);
+            d[j] = x;
+        }
+        let keep_t = _mm512_cmplt_epi64_mask(d[4], zero);
+        let mut r = [zero; 5];
+        for j in 0..5 {
+            r[j] = _mm512_mask_blend_epi64(keep_t, _mm512_and_si512(d[j], mask), t[j]);
+        }
+        r
+    }
+
+    /// `a + b mod p`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn add<M: Modulus>(a: &L5, b: &L5) -> L5 {
+        let mut s = *a;
+        for j in 0..5 {
+            s[j] = _mm512_add_epi64(a[j], b[j]);
+        }
+        sub_p_if_ge(normalise(s), &splat(&Consts::<M>::P))
+    }
+
+    /// `a − b mod p`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn sub<M: Modulus>(a: &L5, b: &L5) -> L5 {
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        let zero = _mm512_setzero_si512();
+        let p = splat(&Consts::<M>::P);
+        let mut d = [zero; 5];
+        let mut borrow = zero;
+        for j in 0..5 {
+            let x = _mm512_add_epi64(_mm512_sub_epi64(a[j], b[j]), borrow);
+            borrow = _mm512_srai_epi64::<52>(x);
+            d[j] = _mm512_and_si512(x, mask);
+        }
+        // Negative lanes (borrow out of the top limb) add p back, modulo 2^260.
+        let neg = _mm512_cmplt_epi64_mask(borrow, zero);
+        let mut carry = zero;
+        for j in 0..5 {
+            let x = _mm512_add_epi64(
+                _mm512_add_epi64(d[j], _mm512_maskz_mov_epi64(neg, p[j])),
+                carry,
+            );
+            carry = _mm512_srli_epi64::<52>(x);
+            d[j] = _mm512_and_si512(x, mask);
+        }
+        d
+    }
+
+    /// Lane mask of `a == b` (fully reduced values: equal limbs).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn eq(a: &L5, b: &L5) -> u8 {
+        let mut m = 0xff;
+        for j in 0..5 {
+            m &= _mm512_cmpeq_epi64_mask(a[j], b[j]);
+        }
+        m
+    }
+
+    /// Lane `i` from `b` where bit `i` of `mask` is set, else from `a`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn select(mask: u8, a: &L5, b: &L5) -> L5 {
+        let mut r = *a;
+        for j in 0..5 {
+            r[j] = _mm512_mask_blend_epi64(mask, a[j], b[j]);
+        }
+        r
+    }
+
+    /// `(x >> R) | (y << L)` masked to 52 bits: one 52-bit limb straddling two 64-bit words.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn straddle<const R: u32, const L: u32>(x: __m512i, y: __m512i) -> __m512i {
+        _mm512_and_si512(
+            _mm512_or_si512(_mm512_srli_epi64::<R>(x), _mm512_slli_epi64::<L>(y)),
+            _mm512_set1_epi64(MASK52 as i64),
+        )
+    }
+
+    /// Four vectors of 64-bit limbs (limb j of element i in lane i of vector j) to radix 2^52.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn to52(l: &[__m512i; 4]) -> L5 {
+        [
+            _mm512_and_si512(l[0], _mm512_set1_epi64(MASK52 as i64)),
+            straddle::<52, 12>(l[0], l[1]),
+            straddle::<40, 24>(l[1], l[2]),
+            straddle::<28, 36>(l[2], l[3]),
+            _mm512_srli_epi64::<16>(l[3]),
+        ]
+    }
+
+    /// Lane form of the elements whose Montgomery limbs (R = 2^256) are the columns:
+    /// `cols[j][i]` is limb j of element i.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn from_mont_cols<M: Modulus>(cols: &[[u64; 8]; 4]) -> L5 {
+        let l64 = cols.map(|c| {
+            _mm512_setr_epi64(
+                c[0] as i64,
+                c[1] as i64,
+                c[2] as i64,
+                c[3] as i64,
+                c[4] as i64,
+                c[5] as i64,
+                c[6] as i64,
+                c[7] as i64,
+            )
+        });
+        mul::<M>(&to52(&l64), &splat(&Consts::<M>::TO_LANE))
+    }
+
+    /// Inverse of [`from_mont_cols`].
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn to_mont_cols<M: Modulus>(a: &L5) -> [[u64; 8]; 4] {
+        let r = to64(&mul::<M>(a, &splat(&Consts::<M>::FROM_LANE)));
+        let mut cols = [[0u64; 8]; 4];
+        for (c, v) in cols.iter_mut().zip(r) {
+            // SAFETY: `c` is 64 writable bytes; AVX-512F is enabled here.
+            unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), v) };
+        }
+        cols
+    }
+
+    /// Radix 2^52 (normalised, below 2^256) to four vectors of 64-bit limbs.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn to64(r: &L5) -> [__m512i; 4] {
+        [
+            _mm512_or_si512(r[0], _mm512_slli_epi64::<52>(r[1])),
+            _mm512_or_si512(_mm512_srli_epi64::<12>(r[1]), _mm512_slli_epi64::<40>(r[2])),
+            _mm512_or_si512(_mm512_srli_epi64::<24>(r[2]), _mm512_slli_epi64::<28>(r[3])),
+            _mm512_or_si512(_mm512_srli_epi64::<36>(r[3]), _mm512_slli_epi64::<16>(r[4])),
+        ]
+    }
+
+    /// Indices of eight lanes as a vector (each below 2^32).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn idx_vec(idx: &[usize; 8]) -> __m512i {
+        _mm512_setr_epi64(
+            idx[0] as i64,
+            idx[1] as i64,
+            idx[2] as i64,
+            idx[3] as i64,
+            idx[4] as i64,
+            idx[5] as i64,
+            idx[6] as i64,
+            idx[7] as i64,
+        )
+    }
+
+    /// `x·c` per lane for `x, c < 2^32` (`vpmuludq`; no AVX512-DQ needed).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn mul_small(x: __m512i, c: u32) -> __m512i {
+        _mm512_mul_epu32(x, _mm512_set1_epi64(c as i64))
+    }
+
+    /// Lane `i` of limb vector `j` = lane `i` of limb `j` of element `idx[i]` of a table of
+    /// `Lanes8` values.
+    ///
+    /// # Safety
+    /// Every `idx[i]` is below the number of readable `L5` values at `table`, and below 2^32/40.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn gather(table: *const L5, idx: &[usize; 8]) -> L5 {
+        // In units of u64: element e, limb j, lane i at 40·e + 8·j + i.
+        let lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+        let base = _mm512_add_epi64(mul_small(idx_vec(idx), 40), lane);
+        let p = table.cast::<i64>();
+        let mut r = [_mm512_setzero_si512(); 5];
+        for (j, rj) in r.iter_mut().enumerate() {
+            let off = _mm512_add_epi64(base, _mm512_set1_epi64(8 * j as i64));
+            // SAFETY: the offsets address lane i of limb j of element idx[i], inside the table
+            // (the caller's guarantee).
+            *rj = unsafe { _mm512_i64gather_epi64::<8>(off, p) };
+        }
+        r
+    }
+
+    /// Lane form of the affine points whose Montgomery limbs (R = 2^256) are `row[idx[i]]` =
+    /// `x ‖ y`, by a masked scan of every entry (lanes whose index is out of range get zeros).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn scan_affine<M: Modulus>(row: &[[u64; 8]], idx: &[u64; 8]) -> (L5, L5) {
+        let iv = _mm512_setr_epi64(
+            idx[0] as i64,
+            idx[1] as i64,
+            idx[2] as i64,
+            idx[3] as i64,
+            idx[4] as i64,
+            idx[5] as i64,
+            idx[6] as i64,
+            idx[7] as i64,
+        );
+        let mut l64 = [_mm512_setzero_si512(); 8];
+        for (j, e) in row.iter().enumerate() {
+            let m = _mm512_cmpeq_epi64_mask(iv, _mm512_set1_epi64(j as i64));
+            for (l, v) in l64.iter_mut().zip(e) {
+                *l = _mm512_mask_blend_epi64(m, *l, _mm512_set1_epi64(*v as i64));
+            }
+        }
+        let c = splat(&Consts::<M>::TO_LANE);
+        let x = [l64[0], l64[1], l64[2], l64[3]];
+        let y = [l64[4], l64[5], l64[6], l64[7]];
+        (mul::<M>(&to52(&x), &c), mul::<M>(&to52(&y), &c))
+    }
+
+    /// Lane form of the elements whose Montgomery limbs (R = 2^256) are the u64s at offsets
+    /// `idx[i]·stride + at + j`, j < 4, of `table`.
+    ///
+    /// # Safety
+    /// Every such offset addresses a readable u64 of `table`, and is below 2^32.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn gather_mont<M: Modulus>(
+        table: *const u64,
+        idx: &[usize; 8],
+        stride: u32,
+        at: u32,
+    ) -> L5 {
+        let base = _mm512_add_epi64(
+            mul_small(idx_vec(idx), stride),
+            _mm512_set1_epi64(at as i64),
+        );
+        let p = table.cast::<i64>();
+        let mut l64 = [_mm512_setzero_si512(); 4];
+        for (j, lj) in l64.iter_mut().enumerate() {
+            let off = _mm512_add_epi64(base, _mm512_set1_epi64(j as i64));
+            // SAFETY: the caller guarantees these offsets lie within the table.
+            *lj = unsafe { _mm512_i64gather_epi64::<8>(off, p) };
+        }
+        mul::<M>(&to52(&l64), &splat(&Consts::<M>::TO_LANE))
+    }
+}
+
+impl<M: Modulus> Lanes8<M> {
+    #[inline(always)]
+    const fn wrap(l: L5) -> Self {
+        Self { l, _m: PhantomData }
+    }
+
+    /// All lanes zero.
+    #[inline(always)]
+    pub fn zero(_: Ifma) -> Self {
+        // SAFETY: the token proves AVX-512F.
+        Self::wrap(unsafe { k::splat(&[0; 5]) })
+    }
+
+    /// All lanes one.
+    #[inline(always)]
+    pub fn one(_: Ifma) -> Self {
+        // SAFETY: the token proves AVX-512F.
+        Self::wrap(unsafe { k::splat(&Consts::<M>::ONE) })
+    }
+
+    /// Every lane `v`.
+    #[inline(always)]
+    pub fn splat<B: Backend>(t: Ifma, v: &Fp<M, B>) -> Self {
+        Self::from_fp(t, &[*v; 8])
+    }
+
+    /// Lane `i` = `v[i]`.
+    #[inline]
+    pub fn from_fp<B: Backend>(_: Ifma, v: &[Fp<M, B>; 8]) -> Self {
+        let mut cols = [[0u64; 8]; 4];
+        for (i, x) in v.iter().enumerate() {
+            for (c, limb) in cols.iter_mut().zip(x.to_mont_limbs()) {
+                c[i] = limb;
+            }
+        }
+        // SAFETY: the token proves AVX-512F/IFMA.
+        Self::wrap(unsafe { k::from_mont_cols::<M>(&cols) })
+    }
+
+    /// The eight elements.
+    #[inline]
+    pub fn to_fp<B: Backend>(&self, _: Ifma) -> [Fp<M, B>; 8] {
+        // SAFETY: the token proves AVX-512F/IFMA.
+        let cols = unsafe { k::to_mont_cols::<M>(&self.l) };
+        core::array::from_fn(|i| {
+            Fp::from_mont_unchecked([cols[0][i], cols[1][i], cols[2][i], cols[3][i]])
+        })
+    }
+
+    /// `self + rhs` per lane.
+    #[inline(always)]
+    pub fn add(&self, _: Ifma, rhs: &Self) -> Self {
+        // SAFETY: the token proves AVX-512F.
+        Self::wrap(unsafe { k::add::<M>(&self.l, &rhs.l) })
+    }
+
+    /// `self − rhs` per lane.
+    #[inline(always)]
+    pub fn sub(&self, _: Ifma, rhs: &Self) -> Self {
+        // SAFETY: the token proves AVX-512F.
+        Self::wrap(unsafe { k::sub::<M>(&self.l, &rhs.l) })
+    }
+
+    /// `−self` per lane.
+    #[inline(always)]
+    pub fn neg(&self, t: Ifma) -> Self {
+        Self::zero(t).sub(t, self)
+    }
+
+    /// `2·self` per lane.
+    #[inline(always)]
+    pub fn double(&self, t: Ifma) -> Self {
+        self.add(t, self)
+    }
+
+    /// `self · rhs` per lane.
+    #[inline(always)]
+    pub fn mul(&self, _: Ifma, rhs: &Self) -> Self {
+        // SAFETY: the token proves AVX-512F/IFMA.
+        Self::wrap(unsafe { k::mul::<M>(&self.l, &rhs.l) })
+    }
+
+    /// `self²` per lane.
+    #[inline(always)]
+    pub fn square(&self, t: Ifma) -> Self {
+        self.mul(t, self)
+    }
+
+    /// Lane `i` from `b` where bit `i` of `mask` is set, else from `a` (a mask blend: constant
+    /// time in the mask).
+    #[inline(always)]
+    pub fn select(_: Ifma, mask: u8, a: &Self, b: &Self) -> Self {
+        // SAFETY: the token proves AVX-512F.
+        Self::wrap(unsafe { k::select(mask, &a.l, &b.l) })
+    }
+
+    /// Bit `i` set where lane `i` of `self` equals lane `i` of `rhs`.
+    #[inline(always)]
+    pub fn eq(&self, _: Ifma, rhs: &Self) -> u8 {
+        // SAFETY: the token proves AVX-512F.
+        unsafe { k::eq(&self.l, &rhs.l) }
+    }
+
+    /// Bit `i` set where lane `i` is zero.
+    #[inline(always)]
+    pub fn is_zero(&self, t: Ifma) -> u8 {
+        self.eq(t, &Self::zero(t))
+    }
+
+    /// Lane `i` = lane `i` of `table[idx[i]]`. The load addresses depend on `idx`: public
+    /// indices only (variable-time code). Panics unless every `idx[i] < table.len()`.
+    #[inline]
+    pub fn gather(_: Ifma, table: &[Self], idx: &[usize; 8]) -> Self {
+        assert!(
+            idx.iter().all(|&i| i < table.len()) && table.len() <= (u32::MAX / 40) as usize,
+            "lane gather index out of range"
+        );
+        // SAFETY: the token proves AVX-512F; every index is below `table.len()` (checked), and
+        // `Lanes8` is `repr(transparent)` over five `__m512i`.
+        Self::wrap(unsafe { k::gather(table.as_ptr().cast(), idx) })
+    }
+
+    /// Lane `i` = the affine point `(x, y)` whose Montgomery limbs (R = 2^256, as
+    /// [`Fp::to_mont_limbs`]) are `row[idx[i]]` = `x ‖ y` (the layout of a comb row), reading
+    /// every entry of `row` and keeping the matching one by mask blends: the memory accesses and
+    /// the instructions do not depend on `idx`, so the indices may be secret. A lane whose index
+    /// is not below `row.len()` gets `(0, 0)`.
+    #[inline]
+    pub fn select_affine(_: Ifma, row: &[[u64; 8]], idx: &[u64; 8]) -> (Self, Self) {
+        // SAFETY: the token proves AVX-512F/IFMA.
+        let (x, y) = unsafe { k::scan_affine::<M>(row, idx) };
+        (Self::wrap(x), Self::wrap(y))
+    }
+
+    /// Lane `i` = the element whose Montgomery limbs (R = 2^256, as
+    /// [`Fp::to_mont_limbs`]) are `table[idx[i]][at..at + 4]`; for tables of raw limbs such as
+    /// a comb of affine points stored `x ‖ y`. The limbs should be below p (then the lane equals
+    /// the element of [`Fp::from_mont_limbs`]); any 256-bit value gives some element. The load
+    /// addresses depend on `idx`: public indices only. Panics unless every `idx[i] <
+    /// table.len()` and `at + 4 ≤ L`.
+    #[inline]
+    pub fn gather_mont<const L: usize>(
+        _: Ifma,
+        table: &[[u64; L]],
+        idx: &[usize; 8],
+        at: usize,
+    ) -> Self {
+        assert!(
+            at + 4 <= L
+                && idx.iter().all(|&i| i < table.len())
+                && table.len().saturating_mul(L) <= u32::MAX as usize,
+            "lane gather index out of range"
+        );
+        // SAFETY: the token proves AVX-512F/IFMA; every offset `idx[i]·L + at + j` (j < 4) lies
+        // inside the table and below 2^32 (checked above).
+        Self::wrap(unsafe { k::gather_mont::<M>(table.as_ptr().cast(), idx, L as u32, at as u32) })
+    }
+}

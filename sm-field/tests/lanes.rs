@@ -1,0 +1,288 @@
+//! The eight-lane IFMA field type `Lanes8` against the scalar `Fp<M, U64>`, lane by lane, for all
+//! four moduli: every operation on random values and on edge values (0, 1, 2, p − 1, p − 2,
+//! values near 2^256 and near limb boundaries) at every lane position.
+//!
+//! On a CPU without AVX-512 IFMA these tests fail unless the environment says so with
+//! `SM_CPU_LACKS_IFMA=1` (then they pass without checking anything, saying so on stderr).
+#![cfg(all(target_arch = "x86_64", feature = "asm"))]
+
+use std::io::Write;
+
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use sm_field::lanes::{Ifma, Lanes8};
+use sm_field::{Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
+
+type F<M> = Fp<M, U64>;
+
+/// One line on stderr, written directly (not captured by the test harness).
+fn say(line: &str) {
+    std::io::stderr()
+        .write_all(format!("{line}\n").as_bytes())
+        .unwrap();
+}
+
+/// The token, or `None` where the environment declares a CPU without IFMA; panics otherwise.
+fn token(test: &str) -> Option<Ifma> {
+    match Ifma::detect() {
+        Some(t) => {
+            say(&format!("{test}: IFMA lane kernels ran"));
+            Some(t)
+        }
+        None if std::env::var("SM_CPU_LACKS_IFMA").is_ok_and(|v| v == "1") => {
+            say(&format!(
+                "{test}: SKIPPED, no AVX-512 IFMA (SM_CPU_LACKS_IFMA=1)"
+            ));
+            None
+        }
+        None => panic!(
+            "{test}: this CPU lacks AVX-512F/IFMA; set SM_CPU_LACKS_IFMA=1 to accept skipping"
+        ),
+    }
+}
+
+/// Values below p that stress carries, limb boundaries and the final subtractions.
+fn edges<M: Modulus>() -> Vec<F<M>> {
+    let p = M::P;
+    let minus = |k: u64| {
+        let mut r = p;
+        let mut borrow = k;
+        for limb in r.iter_mut() {
+            let (v, b) = limb.overflowing_sub(borrow);
+            *limb = v;
+            borrow = b as u64;
+        }
+        r
+    };
+    let m = u64::MAX;
+    let candidates: [Limbs; 16] = [
+        [0; 4],
+        [1, 0, 0, 0],
+        [2, 0, 0, 0],
+        minus(1),
+        minus(2),
+        minus(3),
+        [0, 0, 0, 1 << 63],
+        [m, m, m, (1 << 63) - 1],
+        [m, m, m, 0],
+        [(1 << 52) - 1, 0, 0, 0],
+        [1 << 52, 0, 0, 0],
+        [m, (1 << 40) - 1, 0, 0],
+        [0, 0, 0, 1 << 48],
+        [0x5555_5555_5555_5555; 4],
+        [m, m, m, p[3] - 1],
+        [p[0], p[1], p[2], p[3] - 1],
+    ];
+    let mut out: Vec<F<M>> = candidates
+        .into_iter()
+        .filter_map(|c| Option::from(F::<M>::from_canonical_limbs(c)))
+        .collect();
+    // The same limbs as Montgomery residues (values whose R = 2^256 form is an edge).
+    out.extend(
+        candidates
+            .into_iter()
+            .filter_map(|c| Option::<F<M>>::from(F::<M>::from_mont_limbs(c))),
+    );
+    assert!(out.len() >= 28, "{}: {} edge values", M::NAME, out.len());
+    out
+}
+
+fn lanes<M: Modulus>(t: Ifma, v: &[F<M>; 8]) -> Lanes8<M> {
+    Lanes8::from_fp(t, v)
+}
+
+type Unary<'a, M> = &'a dyn Fn(&F<M>) -> F<M>;
+type Binary<'a, M> = &'a dyn Fn(&F<M>, &F<M>) -> F<M>;
+
+/// Every lane operation on inputs `a`, `b` (and mask `mask`) against the scalar field.
+fn check_all<M: Modulus>(t: Ifma, a: &[F<M>; 8], b: &[F<M>; 8], mask: u8) {
+    let (la, lb) = (lanes(t, a), lanes(t, b));
+    let ctx = |op: &str| format!("{} {op}: a = {a:?}, b = {b:?}", M::NAME);
+    assert_eq!(la.to_fp::<U64>(t), *a, "{}", ctx("round trip"));
+    let un = |f: Unary<M>| -> [F<M>; 8] { core::array::from_fn(|i| f(&a[i])) };
+    let bin = |f: Binary<M>| -> [F<M>; 8] { core::array::from_fn(|i| f(&a[i], &b[i])) };
+    assert_eq!(
+        la.add(t, &lb).to_fp(t),
+        bin(&|x, y| x + y),
+        "{}",
+        ctx("add")
+    );
+    assert_eq!(
+        la.sub(t, &lb).to_fp(t),
+        bin(&|x, y| x - y),
+        "{}",
+        ctx("sub")
+    );
+    assert_eq!(
+        la.mul(t, &lb).to_fp(t),
+        bin(&|x, y| x * y),
+        "{}",
+        ctx("mul")
+    );
+    assert_eq!(la.neg(t).to_fp(t), un(&|x| -x), "{}", ctx("neg"));
+    assert_eq!(
+        la.double(t).to_fp(t),
+        un(&|x| x.double()),
+        "{}",
+        ctx("double")
+    );
+    assert_eq!(
+        la.square(t).to_fp(t),
+        un(&|x| x.square()),
+        "{}",
+        ctx("square")
+    );
+    let sel: [F<M>; 8] = core::array::from_fn(|i| if mask >> i & 1 == 1 { b[i] } else { a[i] });
+    assert_eq!(
+        Lanes8::select(t, mask, &la, &lb).to_fp(t),
+        sel,
+        "{}",
+        ctx("select")
+    );
+    let eq = (0..8).fold(0u8, |m, i| m | ((a[i] == b[i]) as u8) << i);
+    assert_eq!(la.eq(t, &lb), eq, "{}", ctx("eq"));
+    let z = (0..8).fold(0u8, |m, i| m | (bool::from(a[i].is_zero()) as u8) << i);
+    assert_eq!(la.is_zero(t), z, "{}", ctx("is_zero"));
+}
+
+fn random_lanes<M: Modulus>(rng: &mut ChaCha20Rng) -> [F<M>; 8] {
+    core::array::from_fn(|_| F::<M>::random(rng))
+}
+
+fn random_ops<M: Modulus>(t: Ifma, seed: u64) {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    for _ in 0..3000 {
+        let a = random_lanes::<M>(&mut rng);
+        let mut b = random_lanes::<M>(&mut rng);
+        // Some lanes equal, for `eq`.
+        let same = rng.next_u32() as u8;
+        for i in 0..8 {
+            if same >> i & 1 == 1 {
+                b[i] = a[i];
+            }
+        }
+        check_all::<M>(t, &a, &b, rng.next_u32() as u8);
+    }
+}
+
+/// Every pair of edge values at every lane position (random neighbours), and all lanes equal.
+fn edge_ops<M: Modulus>(t: Ifma, seed: u64) {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let e = edges::<M>();
+    for x in &e {
+        for y in &e {
+            let lane = (rng.next_u32() % 8) as usize;
+            let mut a = random_lanes::<M>(&mut rng);
+            let mut b = random_lanes::<M>(&mut rng);
+            a[lane] = *x;
+            b[lane] = *y;
+            check_all::<M>(t, &a, &b, rng.next_u32() as u8);
+            check_all::<M>(t, &[*x; 8], &[*y; 8], 0x5a);
+        }
+    }
+}
+
+fn constants_and_gathers<M: Modulus>(t: Ifma, seed: u64) {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    assert_eq!(Lanes8::<M>::zero(t).to_fp::<U64>(t), [F::<M>::ZERO; 8]);
+    assert_eq!(Lanes8::<M>::one(t).to_fp::<U64>(t), [F::<M>::ONE; 8]);
+    let v = F::<M>::random(&mut rng);
+    assert_eq!(Lanes8::splat(t, &v).to_fp::<U64>(t), [v; 8]);
+    // A table of 13 lane values; every lane picks its own entry.
+    let table: Vec<[F<M>; 8]> = (0..13).map(|_| random_lanes::<M>(&mut rng)).collect();
+    let ltable: Vec<Lanes8<M>> = table.iter().map(|v| lanes(t, v)).collect();
+    // The same values as raw limbs `junk ‖ mont ‖ junk`, stride 6.
+    let raw: Vec<[[u64; 6]; 8]> = table
+        .iter()
+        .map(|v| {
+            core::array::from_fn(|i| {
+                let m = v[i].to_mont_limbs();
+                [rng.next_u64(), m[0], m[1], m[2], m[3], rng.next_u64()]
+            })
+        })
+        .collect();
+    // Flattened: row e·8 + i holds element (e, lane i).
+    let flat: Vec<[u64; 6]> = raw.iter().flatten().copied().collect();
+    for _ in 0..500 {
+        let idx: [usize; 8] = core::array::from_fn(|_| (rng.next_u32() % 13) as usize);
+        let want: [F<M>; 8] = core::array::from_fn(|i| table[idx[i]][i]);
+        assert_eq!(
+            Lanes8::gather(t, &ltable, &idx).to_fp::<U64>(t),
+            want,
+            "{} gather {idx:?}",
+            M::NAME
+        );
+        // The constant-time scan over a row `x ‖ y` (lane i's element as x, lane (i + 1) % 8's
+        // as y); index 13 is out of range and gives zeros.
+        let row: Vec<[u64; 8]> = table
+            .iter()
+            .map(|v| {
+                let (x, y) = (v[0].to_mont_limbs(), v[1].to_mont_limbs());
+                [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]]
+            })
+            .collect();
+        let sidx: [u64; 8] = core::array::from_fn(|_| (rng.next_u32() % 14) as u64);
+        let (sx, sy) = Lanes8::<M>::select_affine(t, &row, &sidx);
+        let pick = |c: usize| -> [F<M>; 8] {
+            core::array::from_fn(|i| table.get(sidx[i] as usize).map_or(F::<M>::ZERO, |v| v[c]))
+        };
+        assert_eq!(
+            sx.to_fp::<U64>(t),
+            pick(0),
+            "{} select_affine x {sidx:?}",
+            M::NAME
+        );
+        assert_eq!(
+            sy.to_fp::<U64>(t),
+            pick(1),
+            "{} select_affine y {sidx:?}",
+            M::NAME
+        );
+        let fidx: [usize; 8] = core::array::from_fn(|i| idx[i] * 8 + i);
+        assert_eq!(
+            Lanes8::<M>::gather_mont(t, &flat, &fidx, 1).to_fp::<U64>(t),
+            want,
+            "{} gather_mont {idx:?}",
+            M::NAME
+        );
+    }
+}
+
+#[test]
+#[should_panic(expected = "lane gather index out of range")]
+fn gather_checks_bounds() {
+    let Some(t) = token("gather_checks_bounds") else {
+        panic!("lane gather index out of range (no IFMA: nothing to check)");
+    };
+    let table = [Lanes8::<Sm2P>::one(t); 3];
+    let _ = Lanes8::gather(t, &table, &[0, 1, 2, 3, 0, 0, 0, 0]);
+}
+
+#[test]
+#[should_panic(expected = "lane gather index out of range")]
+fn gather_mont_checks_bounds() {
+    let Some(t) = token("gather_mont_checks_bounds") else {
+        panic!("lane gather index out of range (no IFMA: nothing to check)");
+    };
+    let table = [[0u64; 8]; 2];
+    let _ = Lanes8::<Sm2P>::gather_mont(t, &table, &[0; 8], 5);
+}
+
+macro_rules! per_modulus {
+    ($name:ident, $m:ty, $seed:expr) => {
+        #[test]
+        fn $name() {
+            let Some(t) = token(stringify!($name)) else {
+                return;
+            };
+            random_ops::<$m>(t, $seed);
+            edge_ops::<$m>(t, $seed + 100);
+            constants_and_gathers::<$m>(t, $seed + 200);
+        }
+    };
+}
+
+per_modulus!(sm2p_lanes, Sm2P, 1);
+per_modulus!(sm2n_lanes, Sm2N, 2);
+per_modulus!(sm9p_lanes, Sm9P, 3);
+per_modulus!(sm9n_lanes, Sm9N, 4);
