@@ -5,8 +5,8 @@
 //! must hand those to the scalar code).
 //!
 //! Where the CPU has AVX-512 IFMA the eight-lane code runs; the test `lanes_ran_where_expected`
-//! fails on a CPU without it unless `SM_CPU_LACKS_IFMA=1` (then everything here checks the
-//! portable loop).
+//! fails on a CPU without it unless none is expected (`SM_EXPECT_IFMA=0`, set by `cargo xtask
+//! test` from /proc/cpuinfo; then everything here checks the portable loop).
 
 use std::io::Write;
 
@@ -84,7 +84,7 @@ impl Fixture {
 #[test]
 fn lanes_ran_where_expected() {
     let have = shangmi_sm2::sm_curve::sm_field::lanes::Ifma::detect().is_some();
-    let lacks = std::env::var("SM_CPU_LACKS_IFMA").is_ok_and(|v| v == "1");
+    let lacks = !sm_testvectors::expect_ifma();
     let line = format!(
         "sm2 batch verification: {}\n",
         if have {
@@ -97,7 +97,7 @@ fn lanes_ran_where_expected() {
     std::io::stderr().write_all(line.as_bytes()).unwrap();
     assert!(
         have || lacks,
-        "this CPU lacks AVX-512F/IFMA; set SM_CPU_LACKS_IFMA=1 to accept the scalar loop"
+        "AVX-512 IFMA is expected (SM_EXPECT_IFMA / cpuinfo) but the lanes did not run"
     );
 }
 

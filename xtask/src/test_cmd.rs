@@ -66,7 +66,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     crate::run_cmd(
         Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .current_dir(crate::workspace_root())
-            .args(["test", "-p", "shangmi-sm2", "-p", "sm-pairing", "--features"])
+            .args([
+                "test",
+                "-p",
+                "shangmi-sm2",
+                "-p",
+                "sm-pairing",
+                "--features",
+            ])
             .arg("shangmi-sm2/op-count,sm-pairing/op-count,sm-pairing/research")
             .args(["--test", "op_count", "--test", "research_trace"])
             .args(["--test", "ledger_variants"]),
