@@ -32,10 +32,10 @@ use crate::asn1::{
     MasterPublicKeyAsn1, UserKeyAsn1, PEM_ENCRYPTED_PRIVATE_KEY, PEM_ENC_MASTER_PUBLIC_KEY,
     PEM_PRIVATE_KEY, PEM_SIGN_MASTER_PUBLIC_KEY,
 };
-use crate::groups::{G1Affine, G2Affine, GroupPoint};
-use crate::pkcs8::{KeyKind, DEFAULT_PBKDF2_ITERATIONS};
 use crate::generic::Scalar;
+use crate::groups::{G1Affine, G2Affine, GroupPoint};
 use crate::hash::h1_in;
+use crate::pkcs8::{KeyKind, DEFAULT_PBKDF2_ITERATIONS};
 use crate::{Error, Result};
 
 /// `hid` of signature keys (GM/T 0044.5 §A: 0x01).
@@ -231,11 +231,7 @@ impl Scheme for Sign {
 }
 
 impl sealed::Sealed for Enc {
-    const NAMES: [&'static str; 3] = [
-        "EncMasterKey",
-        "EncUserKey",
-        "PreparedEncMasterPublicKey",
-    ];
+    const NAMES: [&'static str; 3] = ["EncMasterKey", "EncUserKey", "PreparedEncMasterPublicKey"];
     type Precomputed<B: Backend> = sm_curve::PrecomputedTable<sm_curve::sm9::Sm9G1Curve<B>>;
     const MASTER_PUBLIC_PEM: &'static str = PEM_ENC_MASTER_PUBLIC_KEY;
     const KINDS: [KeyKind; 2] = [KeyKind::EncMaster, KeyKind::EncUser];

@@ -57,6 +57,8 @@ serde_as_bytes!(Signature<B>, |s| crate::Result::Ok(s.to_bytes()), |b| {
     Signature::from_bytes(b)
 });
 serde_as_bytes!(Ciphertext<B>, |c| c.to_der(), |b| Ciphertext::from_der(b));
-serde_as_bytes!(EncapsulatedKey<B>, |c| crate::Result::Ok(c.to_bytes()), |b| {
-    EncapsulatedKey::from_bytes(b)
-});
+serde_as_bytes!(
+    EncapsulatedKey<B>,
+    |c| crate::Result::Ok(c.to_bytes()),
+    |b| { EncapsulatedKey::from_bytes(b) }
+);

@@ -23,10 +23,10 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::asn1::{bit_string, bit_string_bytes, octet_string, SignatureAsn1};
+use crate::generic::{PreparedSignMasterPublicKey, Scalar, SignUserKey};
 use crate::groups::{
     g1_from_bytes, g1_to_bytes, mul_p1_vartime, with_p2_prepared, G1Affine, G1Jacobian,
 };
-use crate::generic::{PreparedSignMasterPublicKey, Scalar, SignUserKey};
 use crate::hash::{h1_in, HashToRange, H2_PREFIX};
 use crate::keys::{random_nonzero_scalar, scalar_from_bytes, HID_SIGN};
 use crate::signing_key::SigningKey;
@@ -130,7 +130,10 @@ pub struct Signer<'a, B: Backend> {
 impl<'a, B: Backend> Signer<'a, B> {
     /// Starts signing with `key` under `master` (the master public key the key was extracted
     /// for; [`Error::KeyMismatch`] otherwise).
-    pub fn new(key: &'a SignUserKey<B>, master: &'a PreparedSignMasterPublicKey<B>) -> Result<Self> {
+    pub fn new(
+        key: &'a SignUserKey<B>,
+        master: &'a PreparedSignMasterPublicKey<B>,
+    ) -> Result<Self> {
         check_key(key, master)?;
         Ok(Self {
             key: KeyRef::Plain(key),
@@ -307,10 +310,8 @@ pub(crate) fn verify_with_h1<B: Backend>(
     let mut aff = [G1Affine::IDENTITY; 2];
     G1Jacobian::batch_to_affine(&pts, &mut aff);
     let w = with_p2_prepared::<B, _>(|p2| {
-        let f = sm_pairing::multi_miller_loop_prepared(&[
-            (aff[0], p2),
-            (aff[1], master.ppub_lines()),
-        ]);
+        let f =
+            sm_pairing::multi_miller_loop_prepared(&[(aff[0], p2), (aff[1], master.ppub_lines())]);
         sm_pairing::final_exponentiation(&f)
     });
     hash.update(&w.to_bytes());
@@ -357,7 +358,10 @@ pub struct IdentitySigner<'a, B: Backend> {
 
 impl<'a, B: Backend> IdentitySigner<'a, B> {
     /// Binds `key` to `master` ([`Error::KeyMismatch`] if it was extracted under another one).
-    pub fn new(key: &'a SignUserKey<B>, master: &'a PreparedSignMasterPublicKey<B>) -> Result<Self> {
+    pub fn new(
+        key: &'a SignUserKey<B>,
+        master: &'a PreparedSignMasterPublicKey<B>,
+    ) -> Result<Self> {
         check_key(key, master)?;
         Ok(Self {
             key: KeyRef::Plain(key),

@@ -104,7 +104,8 @@ fn outputs<B: Backend>(seed: u64) -> Result<Outputs, sm9::Error> {
     out.push(("encapsulate (seeded r)", [&k[..], &c.to_bytes()].concat()));
     let xa = kgc.extract_exchange(&id_a)?.prepare();
     let xb = kgc.extract_exchange(&id_b)?.prepare();
-    let (init, ra) = hazmat::initiator_start_with_nonce(&xa, &master, &id_a, &id_b, &nonce(&mut rng))?;
+    let (init, ra) =
+        hazmat::initiator_start_with_nonce(&xa, &master, &id_a, &id_b, &nonce(&mut rng))?;
     let (resp, rb, sb) =
         hazmat::responder_respond_with_nonce(&xb, &master, &id_b, &id_a, &ra, &nonce(&mut rng))?;
     let (ska, sa) = init.finish(&rb, Some(&sb), key_len)?;
@@ -166,9 +167,13 @@ fn annexes<B: Backend>() -> Result<(), String> {
     let master = kgc.public_key().prepare();
     let id = a("ID_A_hex")?;
     let alice = kgc.extract(&id).map_err(e)?;
-    let sig = hazmat::sign_with_nonce(&alice, &master, &a("M_hex")?, &arr32(&a("r")?)?)
-        .map_err(e)?;
-    checks.push(("A Ppub-s", kgc.public_key().to_bytes().to_vec(), pt(a("Ppubs")?)));
+    let sig =
+        hazmat::sign_with_nonce(&alice, &master, &a("M_hex")?, &arr32(&a("r")?)?).map_err(e)?;
+    checks.push((
+        "A Ppub-s",
+        kgc.public_key().to_bytes().to_vec(),
+        pt(a("Ppubs")?),
+    ));
     checks.push(("A g", master.g().to_bytes().to_vec(), a("g_e(P1,Ppubs)")?));
     checks.push(("A dsA", alice.ds_bytes().to_vec(), pt(a("dsA")?)));
     checks.push(("A h", sig.h_bytes().to_vec(), a("h")?));
@@ -215,11 +220,15 @@ fn annexes<B: Backend>() -> Result<(), String> {
     let kgc = EncMasterKey::<B>::from_bytes(&arr32(&c("ke")?)?).map_err(e)?;
     let master = kgc.public_key().prepare();
     let bob = kgc.extract(b"Bob").map_err(e)?;
-    let (k, enc) = hazmat::encapsulate_with_nonce(&master, b"Bob", 32, &arr32(&c("r")?)?)
-        .map_err(e)?;
+    let (k, enc) =
+        hazmat::encapsulate_with_nonce(&master, b"Bob", 32, &arr32(&c("r")?)?).map_err(e)?;
     let k2 = sm9::decapsulate(&bob.prepare(), b"Bob", &enc, 32).map_err(e)?;
     checks.push(("C deB", bob.de_bytes().to_vec(), pt(c("deB")?)));
-    checks.push(("C g", master.g().to_bytes().to_vec(), c("derived/g=e(Ppube,P2)")?));
+    checks.push((
+        "C g",
+        master.g().to_bytes().to_vec(),
+        c("derived/g=e(Ppube,P2)")?,
+    ));
     checks.push(("C C", enc.to_bytes().to_vec(), pt(c("C")?)));
     checks.push(("C K", k.to_vec(), c("K")?));
     checks.push(("C K decapsulated", k2.to_vec(), c("K")?));
