@@ -13,23 +13,24 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use crate::hash::{HashToRange, H2_PREFIX};
+use sm_field::Backend;
+
+use crate::generic::{PreparedSignMasterPublicKey, Scalar};
+use crate::hash::{h1_in, HashToRange, H2_PREFIX};
 use crate::keys::HID_SIGN;
-use crate::prepared::PreparedSignMasterPublicKey;
 use crate::sign::{verify_with_h1, Signature};
-use crate::Scalar;
 
 /// One signature to verify.
 #[derive(Clone, Copy, Debug)]
-pub struct BatchItem<'a> {
+pub struct BatchItem<'a, B: Backend> {
     /// The signer's master public key.
-    pub master: &'a PreparedSignMasterPublicKey,
+    pub master: &'a PreparedSignMasterPublicKey<B>,
     /// The signer's identity (hid = 0x01).
     pub id: &'a [u8],
     /// The signed message.
     pub message: &'a [u8],
     /// The signature.
-    pub signature: &'a Signature,
+    pub signature: &'a Signature<B>,
 }
 
 /// Which signatures of a batch are valid.
@@ -84,18 +85,18 @@ type SignerKey = (Vec<u8>, Vec<u8>); // (Ppub-s encoding, ID)
 /// assert_eq!(verifier.verify(&items).failed(), vec![1]);
 /// ```
 #[derive(Clone, Debug)]
-pub struct BatchVerifier {
+pub struct BatchVerifier<B: Backend> {
     capacity: usize,
-    cache: Vec<(SignerKey, Scalar)>,
+    cache: Vec<(SignerKey, Scalar<B>)>,
 }
 
-impl Default for BatchVerifier {
+impl<B: Backend> Default for BatchVerifier<B> {
     fn default() -> Self {
         Self::new(256)
     }
 }
 
-impl BatchVerifier {
+impl<B: Backend> BatchVerifier<B> {
     /// A verifier caching at most `capacity` signers.
     pub fn new(capacity: usize) -> Self {
         Self {
@@ -105,10 +106,10 @@ impl BatchVerifier {
     }
 
     /// Verifies every item; the result says which failed.
-    pub fn verify(&mut self, items: &[BatchItem<'_>]) -> BatchResult {
+    pub fn verify(&mut self, items: &[BatchItem<'_, B>]) -> BatchResult {
         // Distinct signers of this batch and each item's signer.
         let mut index: BTreeMap<SignerKey, usize> = BTreeMap::new();
-        let mut signers: Vec<(SignerKey, Scalar, bool)> = Vec::new(); // (key, h1, fresh)
+        let mut signers: Vec<(SignerKey, Scalar<B>, bool)> = Vec::new(); // (key, h1, fresh)
         let mut item_signer = Vec::with_capacity(items.len());
         for it in items {
             let key = (it.master.public.to_bytes().to_vec(), it.id.to_vec());
@@ -117,12 +118,12 @@ impl BatchVerifier {
             if s == next {
                 let cached = self.cache.iter().find(|(k, _)| *k == key).map(|(_, h)| *h);
                 let fresh = cached.is_none();
-                let h1 = cached.unwrap_or_else(|| crate::h1(it.id, HID_SIGN));
+                let h1 = cached.unwrap_or_else(|| h1_in(it.id, HID_SIGN));
                 signers.push((key, h1, fresh));
             }
             item_signer.push(s);
         }
-        let check = |(it, &s): (&BatchItem<'_>, &usize)| {
+        let check = |(it, &s): (&BatchItem<'_, B>, &usize)| {
             let mut hash = HashToRange::new(H2_PREFIX);
             hash.update(it.message);
             verify_with_h1(it.master, hash, it.signature, &signers[s].1).is_ok()
@@ -155,6 +156,6 @@ impl BatchVerifier {
 }
 
 /// Verifies a batch without keeping a cache across calls.
-pub fn verify_batch(items: &[BatchItem<'_>]) -> BatchResult {
+pub fn verify_batch<B: Backend>(items: &[BatchItem<'_, B>]) -> BatchResult {
     BatchVerifier::new(0).verify(items)
 }

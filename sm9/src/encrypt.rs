@@ -2,7 +2,7 @@
 //! (GM/T 0044.4 §6; GB/T 38635.2 §7).
 //!
 //! Encryption (A1–A8), with `g = e(Ppub-e, P2)` and the comb tables precomputed in a
-//! [`PreparedEncMasterPublicKey`]:
+//! [`PreparedEncMasterPublicKey`](crate::PreparedEncMasterPublicKey):
 //!
 //! * A1 `QB = [H1(IDB ‖ hid, n)]P1 + Ppub-e`; A2 `r` uniform in `[1, n − 1]`; A3 `C1 = [r]QB`;
 //! * A4–A5 `w = g^r`; A6 `K = KDF(C1 ‖ w ‖ IDB, klen)`, `K1 ‖ K2 = K`, back to A2 if `K1` is all
@@ -30,19 +30,20 @@ use alloc::vec::Vec;
 
 use der::{Decode, Encode};
 use rand_core::CryptoRng;
-use sm_pairing::G2Prepared;
+use sm_field::Backend;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::asn1::{bit_string, bit_string_bytes, octet_string, CipherAsn1};
-use crate::groups::{g1_from_bytes, g1_to_bytes, G1Affine, Gt};
-use crate::keys::{random_nonzero_scalar, EncUserKey, HID_ENCRYPT};
-use crate::prepared::PreparedEncMasterPublicKey;
+use crate::generic::{EncUserKey, PreparedEncMasterPublicKey, Scalar};
+use crate::groups::{g1_from_bytes, g1_to_bytes, G1Affine, G2Prepared, Gt};
+use crate::hash::h1_in;
+use crate::keys::{random_nonzero_scalar, HID_ENCRYPT};
 use crate::symmetric::{
     is_all_zero, open_in_place, seal_in_place, EncryptionMode, MacMode, MAC_KEY_LEN, MAC_LEN,
     SM4_BLOCK_LEN,
 };
-use crate::{Error, Result, Scalar};
+use crate::{Error, Result};
 
 /// Largest KDF output (GM/T 0044.2 §5.4.3: `klen < (2^32 − 1) · 256` bits).
 const MAX_KDF_LEN: u64 = (u32::MAX as u64) * 32;
@@ -56,7 +57,7 @@ struct KdfInput<'a> {
 }
 
 impl<'a> KdfInput<'a> {
-    fn new(c: &G1Affine, w: &Gt, id: &'a [u8]) -> Self {
+    fn new<B: Backend>(c: &G1Affine<B>, w: &Gt<B>, id: &'a [u8]) -> Self {
         Self {
             c: g1_to_bytes(c),
             w: Zeroizing::new(w.to_bytes()),
@@ -104,20 +105,20 @@ fn check_kdf_len(len: usize) -> Result<()> {
 /// A user decryption key (hid = 0x03) with the Miller-loop lines of `de` precomputed
 /// (`G2Prepared`, zeroized on drop). Owned by the key object; nothing goes into a global cache.
 #[derive(Clone)]
-pub struct DecryptionKey {
-    key: EncUserKey,
-    prepared: G2Prepared<sm_field::DefaultBackend>,
+pub struct DecryptionKey<B: Backend> {
+    key: EncUserKey<B>,
+    prepared: G2Prepared<B>,
 }
 
-impl core::fmt::Debug for DecryptionKey {
+impl<B: Backend> core::fmt::Debug for DecryptionKey<B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("DecryptionKey").finish_non_exhaustive()
     }
 }
 
-impl DecryptionKey {
+impl<B: Backend> DecryptionKey<B> {
     /// Precomputes the lines of `de`.
-    pub fn new(key: &EncUserKey) -> Self {
+    pub fn new(key: &EncUserKey<B>) -> Self {
         Self {
             key: key.clone(),
             prepared: G2Prepared::new(&key.d),
@@ -125,37 +126,37 @@ impl DecryptionKey {
     }
 
     /// The user key.
-    pub fn user_key(&self) -> &EncUserKey {
+    pub fn user_key(&self) -> &EncUserKey<B> {
         &self.key
     }
 
     /// `e(C, de)`.
-    pub(crate) fn pair(&self, c: &G1Affine) -> Gt {
+    pub(crate) fn pair(&self, c: &G1Affine<B>) -> Gt<B> {
         sm_pairing::pairing_prepared(c, &self.prepared)
     }
 }
 
-impl EncUserKey {
+impl<B: Backend> EncUserKey<B> {
     /// Precomputes the pairing lines of `de` for fast decryption and decapsulation.
-    pub fn prepare(&self) -> DecryptionKey {
+    pub fn prepare(&self) -> DecryptionKey<B> {
         DecryptionKey::new(self)
     }
 }
 
 /// An SM9 ciphertext `(C1, C3, C2)` and its encryption mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ciphertext {
+pub struct Ciphertext<B: Backend> {
     mode: EncryptionMode,
-    c1: G1Affine,
+    c1: G1Affine<B>,
     c3: [u8; MAC_LEN],
     c2: Vec<u8>,
 }
 
-impl Ciphertext {
+impl<B: Backend> Ciphertext<B> {
     /// A fresh ciphertext from [`encrypt_with`]'s parts.
     pub(crate) fn from_encrypted(
         mode: EncryptionMode,
-        c1: G1Affine,
+        c1: G1Affine<B>,
         c3: [u8; MAC_LEN],
         c2: Vec<u8>,
     ) -> Self {
@@ -216,7 +217,7 @@ impl Ciphertext {
     /// Checks `bytes` exactly as [`Ciphertext::from_bytes`] does (same errors), without copying
     /// C2.
     pub fn check_bytes(mode: EncryptionMode, bytes: &[u8]) -> Result<()> {
-        raw_parts(mode, bytes).map(|_| ())
+        raw_parts::<B>(mode, bytes).map(|_| ())
     }
 
     /// GM/T 0080 `SM9Cipher ::= SEQUENCE { EnType INTEGER, C1 BIT STRING, C3 OCTET STRING,
@@ -241,7 +242,7 @@ impl Ciphertext {
     /// Checks `der` exactly as [`Ciphertext::from_der`] does (same errors), without copying C2;
     /// returns the encryption mode it names.
     pub fn check_der(der: &[u8]) -> Result<EncryptionMode> {
-        der_parts(der).map(|(mode, ..)| mode)
+        der_parts::<B>(der).map(|(mode, ..)| mode)
     }
 }
 
@@ -253,12 +254,12 @@ const RAW_HEADER_LEN: usize = 65 + MAC_LEN;
 pub const DER_OVERHEAD: usize = 6 + 3 + 68 + 34 + 6;
 
 /// The checks of [`Ciphertext::from_parts`]: `C1 ∈ G1`, `C3` of 32 bytes, a possible C2 length.
-fn check_parts(
+fn check_parts<B: Backend>(
     mode: EncryptionMode,
     c1: &[u8],
     c3: &[u8],
     c2_len: usize,
-) -> Result<(G1Affine, [u8; MAC_LEN])> {
+) -> Result<(G1Affine<B>, [u8; MAC_LEN])> {
     let c1 = g1_from_bytes(c1)?;
     let c3: [u8; MAC_LEN] = c3.try_into().map_err(|_| Error::Encoding)?;
     if !mode.c2_len_ok(c2_len) {
@@ -268,7 +269,10 @@ fn check_parts(
 }
 
 /// C1 and C3 of a raw ciphertext (C2 is `bytes[RAW_HEADER_LEN..]`).
-fn raw_parts(mode: EncryptionMode, bytes: &[u8]) -> Result<(G1Affine, [u8; MAC_LEN])> {
+fn raw_parts<B: Backend>(
+    mode: EncryptionMode,
+    bytes: &[u8],
+) -> Result<(G1Affine<B>, [u8; MAC_LEN])> {
     if bytes.len() < RAW_HEADER_LEN {
         return Err(Error::Encoding);
     }
@@ -282,7 +286,9 @@ fn raw_parts(mode: EncryptionMode, bytes: &[u8]) -> Result<(G1Affine, [u8; MAC_L
 
 /// Mode, C1, C3 and the length of C2 of a DER ciphertext. C2 is the last field and nothing may
 /// follow the SEQUENCE, so C2 is the last `len` bytes of `der`.
-fn der_parts(der: &[u8]) -> Result<(EncryptionMode, G1Affine, [u8; MAC_LEN], usize)> {
+fn der_parts<B: Backend>(
+    der: &[u8],
+) -> Result<(EncryptionMode, G1Affine<B>, [u8; MAC_LEN], usize)> {
     let a = CipherAsn1::from_der(der)?;
     let mode = EncryptionMode::from_en_type(a.en_type)?;
     let c2_len = a.c2.as_bytes().len();
@@ -292,9 +298,9 @@ fn der_parts(der: &[u8]) -> Result<(EncryptionMode, G1Affine, [u8; MAC_LEN], usi
 
 /// The DER of a ciphertext up to the content of its C2 OCTET STRING (`c2_len` bytes): what
 /// [`Ciphertext::to_der`] writes before C2.
-fn der_header(
+fn der_header<B: Backend>(
     mode: EncryptionMode,
-    c1: &G1Affine,
+    c1: &G1Affine<B>,
     c3: &[u8; MAC_LEN],
     c2_len: usize,
 ) -> Result<Vec<u8>> {
@@ -345,14 +351,14 @@ fn keep_tail(buf: &mut Vec<u8>, from: usize) {
 /// assert_eq!(&shangmi_sm9::decrypt(&bob, b"Bob", &ct, MacMode::Sm3).unwrap()[..], b"hello");
 /// assert!(shangmi_sm9::decrypt(&bob, b"Bob", &ct, MacMode::HmacSm3).is_err());
 /// ```
-pub fn encrypt(
-    master: &PreparedEncMasterPublicKey,
+pub fn encrypt<B: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
     id: &[u8],
     plaintext: &[u8],
     mode: EncryptionMode,
     mac: MacMode,
     rng: &mut impl CryptoRng,
-) -> Result<Ciphertext> {
+) -> Result<Ciphertext<B>> {
     let mut c2 = Vec::with_capacity(mode.c2_len(plaintext.len()));
     c2.extend_from_slice(plaintext);
     let (c1, c3) = encrypt_c2(master, id, &mut c2, mode, mac, rng)?;
@@ -377,8 +383,8 @@ pub fn encrypt(
 /// shangmi_sm9::decrypt_in_place(&bob, b"Bob", &mut buf, EncryptionMode::KdfStream, MacMode::Sm3).unwrap();
 /// assert_eq!(buf, b"hello");
 /// ```
-pub fn encrypt_in_place(
-    master: &PreparedEncMasterPublicKey,
+pub fn encrypt_in_place<B: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
     id: &[u8],
     buf: &mut Vec<u8>,
     mode: EncryptionMode,
@@ -396,8 +402,8 @@ pub fn encrypt_in_place(
 /// [`encrypt_in_place`] with the DER result of [`Ciphertext::to_der`] (at most
 /// [`DER_OVERHEAD`] bytes longer than C2: reserve `mode.c2_len(len) + DER_OVERHEAD`). On error
 /// `buf` is unchanged.
-pub fn encrypt_der_in_place(
-    master: &PreparedEncMasterPublicKey,
+pub fn encrypt_der_in_place<B: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
     id: &[u8],
     buf: &mut Vec<u8>,
     mode: EncryptionMode,
@@ -413,15 +419,15 @@ pub fn encrypt_der_in_place(
 }
 
 /// A1–A8 on `buf` (M in, C2 out) with fresh nonces until K1 is not all zero; C1 and C3.
-fn encrypt_c2(
-    master: &PreparedEncMasterPublicKey,
+fn encrypt_c2<B: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
     id: &[u8],
     buf: &mut Vec<u8>,
     mode: EncryptionMode,
     mac: MacMode,
     rng: &mut impl CryptoRng,
-) -> Result<(G1Affine, [u8; MAC_LEN])> {
-    let h1 = crate::h1(id, HID_ENCRYPT);
+) -> Result<(G1Affine<B>, [u8; MAC_LEN])> {
+    let h1 = h1_in(id, HID_ENCRYPT);
     loop {
         let mut r = random_nonzero_scalar(rng);
         let mut iv = [0u8; SM4_BLOCK_LEN];
@@ -440,16 +446,16 @@ fn encrypt_c2(
 /// A1–A7 with a given nonce `r` and CBC IV on `buf` (M in, C2 out); returns C1 and C3, or
 /// [`Error::Decryption`] when K1 is all zero (then `buf` is unchanged).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn encrypt_with(
-    master: &PreparedEncMasterPublicKey,
-    h1: &Scalar,
+pub(crate) fn encrypt_with<B: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
+    h1: &Scalar<B>,
     id: &[u8],
     buf: &mut Vec<u8>,
     mode: EncryptionMode,
     mac: MacMode,
-    r: &Scalar,
+    r: &Scalar<B>,
     iv: &[u8; SM4_BLOCK_LEN],
-) -> Result<(G1Affine, [u8; MAC_LEN])> {
+) -> Result<(G1Affine<B>, [u8; MAC_LEN])> {
     let k1_len = mode.k1_len_for_plaintext(buf.len());
     check_kdf_len(k1_len.saturating_add(MAC_KEY_LEN))?;
     // A3: C1 = [r]QB.
@@ -471,10 +477,10 @@ pub(crate) fn encrypt_with(
 /// Decrypts `ciphertext` addressed to `id` with the MAC mode the sender used. Every failure
 /// (wrong key or ID, tampered C1/C2/C3, wrong MAC mode, bad padding) is the opaque
 /// [`Error::Decryption`].
-pub fn decrypt(
-    key: &DecryptionKey,
+pub fn decrypt<B: Backend>(
+    key: &DecryptionKey<B>,
     id: &[u8],
-    ciphertext: &Ciphertext,
+    ciphertext: &Ciphertext<B>,
     mac: MacMode,
 ) -> Result<Zeroizing<Vec<u8>>> {
     let mut m = Zeroizing::new(ciphertext.c2.clone());
@@ -495,14 +501,14 @@ pub fn decrypt(
 /// then decrypted where it lies (the KDF stream in small pieces; nothing message-sized is
 /// allocated). On any failure (malformed ciphertext too) `buf` is wiped (its whole capacity)
 /// and emptied, and the error is the opaque [`Error::Decryption`].
-pub fn decrypt_in_place(
-    key: &DecryptionKey,
+pub fn decrypt_in_place<B: Backend>(
+    key: &DecryptionKey<B>,
     id: &[u8],
     buf: &mut Vec<u8>,
     mode: EncryptionMode,
     mac: MacMode,
 ) -> Result<()> {
-    let Ok((c1, c3)) = raw_parts(mode, buf) else {
+    let Ok((c1, c3)) = raw_parts::<B>(mode, buf) else {
         buf.zeroize();
         return Err(Error::Decryption);
     };
@@ -512,13 +518,13 @@ pub fn decrypt_in_place(
 
 /// [`decrypt_in_place`] for the DER form ([`Ciphertext::from_der`]; the mode is the one it
 /// names), with the same failure behaviour.
-pub fn decrypt_der_in_place(
-    key: &DecryptionKey,
+pub fn decrypt_der_in_place<B: Backend>(
+    key: &DecryptionKey<B>,
     id: &[u8],
     buf: &mut Vec<u8>,
     mac: MacMode,
 ) -> Result<()> {
-    let Ok((mode, c1, c3, c2_len)) = der_parts(buf) else {
+    let Ok((mode, c1, c3, c2_len)) = der_parts::<B>(buf) else {
         buf.zeroize();
         return Err(Error::Decryption);
     };
@@ -528,11 +534,11 @@ pub fn decrypt_der_in_place(
 
 /// B1–B5 with C2 in `buf`, decrypted in place after the MAC check; on any failure `buf` is
 /// wiped and emptied.
-fn open_c2(
-    key: &DecryptionKey,
+fn open_c2<B: Backend>(
+    key: &DecryptionKey<B>,
     id: &[u8],
     mode: EncryptionMode,
-    c1: &G1Affine,
+    c1: &G1Affine<B>,
     c3: &[u8; MAC_LEN],
     buf: &mut Vec<u8>,
     mac: MacMode,
@@ -544,11 +550,11 @@ fn open_c2(
     res
 }
 
-fn open_c2_checked(
-    key: &DecryptionKey,
+fn open_c2_checked<B: Backend>(
+    key: &DecryptionKey<B>,
     id: &[u8],
     mode: EncryptionMode,
-    c1: &G1Affine,
+    c1: &G1Affine<B>,
     c3: &[u8; MAC_LEN],
     buf: &mut Vec<u8>,
     mac: MacMode,
@@ -580,11 +586,11 @@ fn open_c2_checked(
 
 /// The encapsulation `C ∈ G1` of a KEM key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EncapsulatedKey {
-    c: G1Affine,
+pub struct EncapsulatedKey<B: Backend> {
+    c: G1Affine<B>,
 }
 
-impl EncapsulatedKey {
+impl<B: Backend> EncapsulatedKey<B> {
     /// `04 ‖ x ‖ y` (65 bytes).
     pub fn to_bytes(&self) -> [u8; 65] {
         g1_to_bytes(&self.c)
@@ -621,14 +627,14 @@ impl EncapsulatedKey {
 /// let (key, c) = shangmi_sm9::encapsulate(&master, b"Bob", 48, &mut rng).unwrap();
 /// assert_eq!(shangmi_sm9::decapsulate(&bob, b"Bob", &c, 48).unwrap(), key);
 /// ```
-pub fn encapsulate(
-    master: &PreparedEncMasterPublicKey,
+pub fn encapsulate<B: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
     id: &[u8],
     key_len: usize,
     rng: &mut impl CryptoRng,
-) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey)> {
+) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey<B>)> {
     check_kdf_len(key_len)?;
-    let h1 = crate::h1(id, HID_ENCRYPT);
+    let h1 = h1_in(id, HID_ENCRYPT);
     loop {
         let mut r = random_nonzero_scalar(rng);
         let res = encapsulate_with(master, &h1, id, key_len, &r);
@@ -641,13 +647,13 @@ pub fn encapsulate(
 }
 
 /// A1–A6 of the KEM with a given nonce; [`Error::Decryption`] when K is all zero.
-pub(crate) fn encapsulate_with(
-    master: &PreparedEncMasterPublicKey,
-    h1: &Scalar,
+pub(crate) fn encapsulate_with<B: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
+    h1: &Scalar<B>,
     id: &[u8],
     key_len: usize,
-    r: &Scalar,
-) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey)> {
+    r: &Scalar<B>,
+) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey<B>)> {
     check_kdf_len(key_len)?;
     let c = master.mul_q(h1, r).to_affine();
     let w = master.g_pow(r);
@@ -661,10 +667,10 @@ pub(crate) fn encapsulate_with(
 
 /// Recovers the `key_len`-byte key from its encapsulation (GM/T 0044.4 §6.2); an all-zero
 /// result is [`Error::Decryption`].
-pub fn decapsulate(
-    key: &DecryptionKey,
+pub fn decapsulate<B: Backend>(
+    key: &DecryptionKey<B>,
     id: &[u8],
-    encapsulated: &EncapsulatedKey,
+    encapsulated: &EncapsulatedKey<B>,
     key_len: usize,
 ) -> Result<Zeroizing<Vec<u8>>> {
     check_kdf_len(key_len)?;

@@ -18,32 +18,33 @@ use alloc::vec::Vec;
 
 use rand_core::CryptoRng;
 use sm3::{Digest, Sm3};
-use sm_pairing::G2Prepared;
+use sm_field::Backend;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::groups::{g1_from_bytes, g1_to_bytes, G1Affine, Gt};
+use crate::generic::{PreparedEncMasterPublicKey, Scalar};
+use crate::groups::{g1_from_bytes, g1_to_bytes, G1Affine, G2Prepared, Gt};
+use crate::hash::h1_in;
 use crate::keys::{random_nonzero_scalar, ExchangeUserKey, HID_EXCHANGE};
-use crate::prepared::PreparedEncMasterPublicKey;
-use crate::{Error, Result, Scalar};
+use crate::{Error, Result};
 
 /// A user key-exchange key (hid = 0x02) with the Miller-loop lines of `de` precomputed
 /// (zeroized on drop).
 #[derive(Clone)]
-pub struct ExchangeKey {
-    key: ExchangeUserKey,
-    prepared: G2Prepared<sm_field::DefaultBackend>,
+pub struct ExchangeKey<B: Backend> {
+    key: ExchangeUserKey<B>,
+    prepared: G2Prepared<B>,
 }
 
-impl core::fmt::Debug for ExchangeKey {
+impl<B: Backend> core::fmt::Debug for ExchangeKey<B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ExchangeKey").finish_non_exhaustive()
     }
 }
 
-impl ExchangeKey {
+impl<B: Backend> ExchangeKey<B> {
     /// Precomputes the lines of `de`.
-    pub fn new(key: &ExchangeUserKey) -> Self {
+    pub fn new(key: &ExchangeUserKey<B>) -> Self {
         Self {
             key: key.clone(),
             prepared: G2Prepared::new(&key.0.d),
@@ -51,27 +52,27 @@ impl ExchangeKey {
     }
 
     /// The user key.
-    pub fn user_key(&self) -> &ExchangeUserKey {
+    pub fn user_key(&self) -> &ExchangeUserKey<B> {
         &self.key
     }
 
-    fn pair(&self, r: &G1Affine) -> Gt {
+    fn pair(&self, r: &G1Affine<B>) -> Gt<B> {
         sm_pairing::pairing_prepared(r, &self.prepared)
     }
 }
 
-impl ExchangeUserKey {
+impl<B: Backend> ExchangeUserKey<B> {
     /// Precomputes the pairing lines of `de` for key exchange.
-    pub fn prepare(&self) -> ExchangeKey {
+    pub fn prepare(&self) -> ExchangeKey<B> {
         ExchangeKey::new(self)
     }
 }
 
 /// An ephemeral point `RA` or `RB` (in G1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EphemeralPoint(G1Affine);
+pub struct EphemeralPoint<B: Backend>(G1Affine<B>);
 
-impl EphemeralPoint {
+impl<B: Backend> EphemeralPoint<B> {
     /// `04 ‖ x ‖ y` (65 bytes).
     pub fn to_bytes(&self) -> [u8; 65] {
         g1_to_bytes(&self.0)
@@ -99,14 +100,14 @@ impl Drop for Shared {
 }
 
 impl Shared {
-    fn new(
-        g1: &Gt,
-        g2: &Gt,
-        g3: &Gt,
+    fn new<B: Backend>(
+        g1: &Gt<B>,
+        g2: &Gt<B>,
+        g3: &Gt<B>,
         id_a: &[u8],
         id_b: &[u8],
-        ra: &G1Affine,
-        rb: &G1Affine,
+        ra: &G1Affine<B>,
+        rb: &G1Affine<B>,
     ) -> Self {
         Self {
             g: [g1.to_bytes(), g2.to_bytes(), g3.to_bytes()],
@@ -155,12 +156,19 @@ impl Shared {
 }
 
 /// `[r]Q_peer` for `Q_peer = [H1(ID_peer ‖ 0x02)]P1 + Ppub-e`.
-fn ephemeral(master: &PreparedEncMasterPublicKey, peer_id: &[u8], r: &Scalar) -> G1Affine {
-    let h1 = crate::h1(peer_id, HID_EXCHANGE);
+fn ephemeral<B: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
+    peer_id: &[u8],
+    r: &Scalar<B>,
+) -> G1Affine<B> {
+    let h1 = h1_in(peer_id, HID_EXCHANGE);
     master.mul_q(&h1, r).to_affine()
 }
 
-fn check_key(key: &ExchangeKey, master: &PreparedEncMasterPublicKey) -> Result<()> {
+fn check_key<B: Backend>(
+    key: &ExchangeKey<B>,
+    master: &PreparedEncMasterPublicKey<B>,
+) -> Result<()> {
     if key.key.0.ppub == master.public.ppub {
         Ok(())
     } else {
@@ -169,23 +177,23 @@ fn check_key(key: &ExchangeKey, master: &PreparedEncMasterPublicKey) -> Result<(
 }
 
 /// The initiator A after sending `RA`; consumed by [`finish`](Self::finish).
-pub struct Initiator<'a> {
-    key: &'a ExchangeKey,
-    master: &'a PreparedEncMasterPublicKey,
-    r: Scalar,
-    ra: G1Affine,
+pub struct Initiator<'a, B: Backend> {
+    key: &'a ExchangeKey<B>,
+    master: &'a PreparedEncMasterPublicKey<B>,
+    r: Scalar<B>,
+    ra: G1Affine<B>,
     id_a: Vec<u8>,
     id_b: Vec<u8>,
 }
 
-impl Drop for Initiator<'_> {
+impl<B: Backend> Drop for Initiator<'_, B> {
     fn drop(&mut self) {
         self.r.zeroize();
     }
 }
-impl ZeroizeOnDrop for Initiator<'_> {}
+impl<B: Backend> ZeroizeOnDrop for Initiator<'_, B> {}
 
-impl<'a> Initiator<'a> {
+impl<'a, B: Backend> Initiator<'a, B> {
     /// A1–A4: A (`own_id`, key `key`) starts an exchange with B (`peer_id`); send the returned
     /// `RA` to B.
     ///
@@ -204,23 +212,23 @@ impl<'a> Initiator<'a> {
     /// assert_eq!(key_a, key_b);
     /// ```
     pub fn start(
-        key: &'a ExchangeKey,
-        master: &'a PreparedEncMasterPublicKey,
+        key: &'a ExchangeKey<B>,
+        master: &'a PreparedEncMasterPublicKey<B>,
         own_id: &[u8],
         peer_id: &[u8],
         rng: &mut impl CryptoRng,
-    ) -> Result<(Self, EphemeralPoint)> {
+    ) -> Result<(Self, EphemeralPoint<B>)> {
         let r = random_nonzero_scalar(rng);
         Self::start_with_nonce_scalar(key, master, own_id, peer_id, r)
     }
 
     pub(crate) fn start_with_nonce_scalar(
-        key: &'a ExchangeKey,
-        master: &'a PreparedEncMasterPublicKey,
+        key: &'a ExchangeKey<B>,
+        master: &'a PreparedEncMasterPublicKey<B>,
         own_id: &[u8],
         peer_id: &[u8],
-        r: Scalar,
-    ) -> Result<(Self, EphemeralPoint)> {
+        r: Scalar<B>,
+    ) -> Result<(Self, EphemeralPoint<B>)> {
         check_key(key, master)?;
         let ra = ephemeral(master, peer_id, &r);
         let s = Self {
@@ -238,7 +246,7 @@ impl<'a> Initiator<'a> {
     /// `key_len`-byte session key and `SA` (send it to B if B expects confirmation).
     pub fn finish(
         self,
-        rb: &EphemeralPoint,
+        rb: &EphemeralPoint<B>,
         sb: Option<&[u8; 32]>,
         key_len: usize,
     ) -> Result<(Zeroizing<Vec<u8>>, [u8; 32])> {
@@ -267,28 +275,28 @@ pub struct Responder {
 
 impl Responder {
     /// B1–B7: B (`own_id`) answers A's (`peer_id`) `RA`; send the returned `RB` and `SB` to A.
-    pub fn respond(
-        key: &ExchangeKey,
-        master: &PreparedEncMasterPublicKey,
+    pub fn respond<B: Backend>(
+        key: &ExchangeKey<B>,
+        master: &PreparedEncMasterPublicKey<B>,
         own_id: &[u8],
         peer_id: &[u8],
-        ra: &EphemeralPoint,
+        ra: &EphemeralPoint<B>,
         rng: &mut impl CryptoRng,
-    ) -> Result<(Self, EphemeralPoint, [u8; 32])> {
+    ) -> Result<(Self, EphemeralPoint<B>, [u8; 32])> {
         let mut r = random_nonzero_scalar(rng);
         let res = Self::respond_with_nonce_scalar(key, master, own_id, peer_id, ra, &r);
         r.zeroize();
         res
     }
 
-    pub(crate) fn respond_with_nonce_scalar(
-        key: &ExchangeKey,
-        master: &PreparedEncMasterPublicKey,
+    pub(crate) fn respond_with_nonce_scalar<B: Backend>(
+        key: &ExchangeKey<B>,
+        master: &PreparedEncMasterPublicKey<B>,
         own_id: &[u8],
         peer_id: &[u8],
-        ra: &EphemeralPoint,
-        r: &Scalar,
-    ) -> Result<(Self, EphemeralPoint, [u8; 32])> {
+        ra: &EphemeralPoint<B>,
+        r: &Scalar<B>,
+    ) -> Result<(Self, EphemeralPoint<B>, [u8; 32])> {
         check_key(key, master)?;
         // B1–B3: RB = [rB]QA.
         let rb = ephemeral(master, peer_id, r);

@@ -6,18 +6,20 @@
 
 use sm_curve::sm9::{Sm9G1Curve, Sm9G2Curve};
 use sm_curve::{Affine, CurveParams, Jacobian};
+use sm_field::Backend;
 
-use crate::{Error, Result, Scalar};
+use crate::generic::Scalar;
+use crate::{Error, Result};
 
 pub use sm_curve::sm9::{G1Affine, G2Affine};
 /// A point of G1 (Jacobian).
-pub(crate) type G1Jacobian = Jacobian<Sm9G1Curve>;
+pub(crate) type G1Jacobian<B> = Jacobian<Sm9G1Curve<B>>;
 /// A point of G2 (Jacobian).
-pub(crate) type G2Jacobian = Jacobian<Sm9G2Curve>;
+pub(crate) type G2Jacobian<B> = Jacobian<Sm9G2Curve<B>>;
 /// Precomputed Miller-loop lines of a G2 point.
-pub(crate) type G2Prepared = sm_pairing::G2Prepared<sm_field::DefaultBackend>;
+pub(crate) type G2Prepared<B> = sm_pairing::G2Prepared<B>;
 /// An element of GT.
-pub type Gt = sm_pairing::Gt;
+pub(crate) type Gt<B> = sm_pairing::Gt<B>;
 
 /// Length of an encoded G1 point (`04 ‖ x ‖ y`).
 pub const G1_LEN: usize = 65;
@@ -36,12 +38,12 @@ fn to_bytes<C: CurveParams, const N: usize>(p: &Affine<C>) -> [u8; N] {
 }
 
 /// `04 ‖ x ‖ y` of a G1 point that is not the identity.
-pub(crate) fn g1_to_bytes(p: &G1Affine) -> [u8; G1_LEN] {
+pub(crate) fn g1_to_bytes<B: Backend>(p: &G1Affine<B>) -> [u8; G1_LEN] {
     to_bytes(p)
 }
 
 /// `04 ‖ x ‖ y` of a G2 point that is not the identity.
-pub(crate) fn g2_to_bytes(p: &G2Affine) -> [u8; G2_LEN] {
+pub(crate) fn g2_to_bytes<B: Backend>(p: &G2Affine<B>) -> [u8; G2_LEN] {
     to_bytes(p)
 }
 
@@ -55,22 +57,27 @@ fn check_uncompressed(bytes: &[u8], len: usize) -> Result<()> {
 
 /// Decodes `04 ‖ x ‖ y` into a G1 point: coordinates below p, on the curve, not the identity
 /// (G1 has cofactor 1, so that is the subgroup check; sm-curve's SEC1 decoder).
-pub(crate) fn g1_from_bytes(bytes: &[u8]) -> Result<G1Affine> {
+pub(crate) fn g1_from_bytes<B: Backend>(bytes: &[u8]) -> Result<G1Affine<B>> {
     check_uncompressed(bytes, G1_LEN)?;
     G1Affine::from_sec1(bytes).map_err(|_| Error::InvalidPoint)
 }
 
 mod sealed {
+    use sm_field::Backend;
+
     pub trait Sealed {}
-    impl Sealed for super::G1Affine {}
-    impl Sealed for super::G2Affine {}
+    impl<B: Backend> Sealed for super::G1Affine<B> {}
+    impl<B: Backend> Sealed for super::G2Affine<B> {}
 }
 
-/// G1 or G2 as the key types use them (sealed): the GM/T 0044 encoding `04 ‖ x ‖ y` with its
-/// checks, and multiplication of the generator by a secret scalar.
+/// G1 or G2 over the limb backend [`Backend`](GroupPoint::Backend) as the key types use them
+/// (sealed): the GM/T 0044 encoding `04 ‖ x ‖ y` with its checks, and multiplication of the
+/// generator by a secret scalar.
 pub trait GroupPoint:
-    sealed::Sealed + Copy + Eq + core::fmt::Debug + zeroize::Zeroize + 'static
+    sealed::Sealed + Copy + Eq + core::fmt::Debug + zeroize::Zeroize + Send + Sync + 'static
 {
+    /// The limb backend of the coordinates.
+    type Backend: Backend;
     /// The encoding: `[u8; 65]` for G1, `[u8; 129]` for G2.
     type Bytes: AsRef<[u8]> + Copy + zeroize::Zeroize;
     /// `04 ‖ x ‖ y` of a point that is not the identity.
@@ -78,10 +85,11 @@ pub trait GroupPoint:
     /// Decodes `04 ‖ x ‖ y`: canonical coordinates, on the curve, in the group.
     fn from_gmt_bytes(bytes: &[u8]) -> Result<Self>;
     /// `[k]` times the group's generator (P1 or P2), constant time in `k`.
-    fn mul_generator(k: &Scalar) -> Self;
+    fn mul_generator(k: &Scalar<Self::Backend>) -> Self;
 }
 
-impl GroupPoint for G1Affine {
+impl<B: Backend> GroupPoint for G1Affine<B> {
+    type Backend = B;
     type Bytes = [u8; G1_LEN];
     fn to_gmt_bytes(&self) -> Self::Bytes {
         g1_to_bytes(self)
@@ -89,12 +97,13 @@ impl GroupPoint for G1Affine {
     fn from_gmt_bytes(bytes: &[u8]) -> Result<Self> {
         g1_from_bytes(bytes)
     }
-    fn mul_generator(k: &Scalar) -> Self {
+    fn mul_generator(k: &Scalar<B>) -> Self {
         mul_p1(k).to_affine()
     }
 }
 
-impl GroupPoint for G2Affine {
+impl<B: Backend> GroupPoint for G2Affine<B> {
+    type Backend = B;
     type Bytes = [u8; G2_LEN];
     fn to_gmt_bytes(&self) -> Self::Bytes {
         g2_to_bytes(self)
@@ -102,39 +111,59 @@ impl GroupPoint for G2Affine {
     fn from_gmt_bytes(bytes: &[u8]) -> Result<Self> {
         g2_from_bytes(bytes)
     }
-    fn mul_generator(k: &Scalar) -> Self {
+    fn mul_generator(k: &Scalar<B>) -> Self {
         mul_p2(k).to_affine()
     }
 }
 
 /// Decodes `04 ‖ x ‖ y` into a G2 point: coordinates below p, on the twist, in the order-n
 /// subgroup (sm-curve's ψ-based test, constant time), not the identity.
-pub(crate) fn g2_from_bytes(bytes: &[u8]) -> Result<G2Affine> {
+pub(crate) fn g2_from_bytes<B: Backend>(bytes: &[u8]) -> Result<G2Affine<B>> {
     check_uncompressed(bytes, G2_LEN)?;
     sm_curve::sm9::g2_from_sec1(bytes).map_err(|_| Error::InvalidPoint)
 }
 
 /// `e(P, Q)`.
-pub(crate) fn pairing(p: &G1Affine, q: &G2Affine) -> Gt {
+pub(crate) fn pairing<B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> Gt<B> {
     sm_pairing::pairing(p, q)
 }
 
 /// `k·P1` for a secret `k` (constant time; sm-curve's build-time comb table of P1).
-pub(crate) fn mul_p1(k: &Scalar) -> G1Jacobian {
-    Sm9G1Curve::mul_generator(k)
+pub(crate) fn mul_p1<B: Backend>(k: &Scalar<B>) -> G1Jacobian<B> {
+    Sm9G1Curve::<B>::mul_generator(k)
 }
 
 /// `k·P1` for a public `k`.
-pub(crate) fn mul_p1_vartime(k: &Scalar) -> G1Jacobian {
-    Sm9G1Curve::mul_generator_vartime(k)
+pub(crate) fn mul_p1_vartime<B: Backend>(k: &Scalar<B>) -> G1Jacobian<B> {
+    Sm9G1Curve::<B>::mul_generator_vartime(k)
 }
 
-/// The Miller-loop lines of P2 (public; built once with `std`, per call without).
-pub(crate) fn with_p2_prepared<R>(f: impl FnOnce(&G2Prepared) -> R) -> R {
+/// The Miller-loop lines of P2 (public). With `std` they are built once per backend and kept
+/// for the life of the process (a static cannot be generic, so one small registry keyed by the
+/// backend's `TypeId`; a read lock per call); without `std`, once per call.
+pub(crate) fn with_p2_prepared<B: Backend, R>(f: impl FnOnce(&G2Prepared<B>) -> R) -> R {
     #[cfg(feature = "std")]
     {
-        static T: std::sync::OnceLock<G2Prepared> = std::sync::OnceLock::new();
-        f(T.get_or_init(|| G2Prepared::new(&p2())))
+        use std::any::{Any, TypeId};
+        use std::sync::{PoisonError, RwLock};
+        type Entry = (TypeId, &'static (dyn Any + Send + Sync));
+        static TABLES: RwLock<alloc::vec::Vec<Entry>> = RwLock::new(alloc::vec::Vec::new());
+        let id = TypeId::of::<B>();
+        let find = |entries: &[Entry]| -> Option<&'static G2Prepared<B>> {
+            let any: &'static (dyn Any + Send + Sync) = entries.iter().find(|e| e.0 == id)?.1;
+            any.downcast_ref()
+        };
+        let hit = find(&TABLES.read().unwrap_or_else(PoisonError::into_inner));
+        let lines = hit.unwrap_or_else(|| {
+            let mut entries = TABLES.write().unwrap_or_else(PoisonError::into_inner);
+            find(&entries).unwrap_or_else(|| {
+                let lines: &'static G2Prepared<B> =
+                    alloc::boxed::Box::leak(alloc::boxed::Box::new(G2Prepared::new(&p2())));
+                entries.push((id, lines));
+                lines
+            })
+        });
+        f(lines)
     }
     #[cfg(not(feature = "std"))]
     {
@@ -143,16 +172,16 @@ pub(crate) fn with_p2_prepared<R>(f: impl FnOnce(&G2Prepared) -> R) -> R {
 }
 
 /// `k·P2` for a secret `k` (constant time; sm-curve's build-time comb table of P2).
-pub(crate) fn mul_p2(k: &Scalar) -> G2Jacobian {
-    Sm9G2Curve::mul_generator(k)
+pub(crate) fn mul_p2<B: Backend>(k: &Scalar<B>) -> G2Jacobian<B> {
+    Sm9G2Curve::<B>::mul_generator(k)
 }
 
-/// The generators P1 and P2.
-pub(crate) fn p1() -> G1Affine {
+/// The generator P1.
+pub(crate) fn p1<B: Backend>() -> G1Affine<B> {
     G1Affine::GENERATOR
 }
 
-/// P2.
-pub(crate) fn p2() -> G2Affine {
+/// The generator P2.
+pub(crate) fn p2<B: Backend>() -> G2Affine<B> {
     G2Affine::GENERATOR
 }

@@ -12,8 +12,9 @@
 //! be constant time; it is branch-light anyway.
 
 use sm3::{Digest, Sm3};
+use sm_field::Backend;
 
-use crate::Scalar;
+use crate::generic::Scalar;
 
 /// `n − 1` as little-endian 64-bit limbs (n is the order of G1, G2 and GT, GM/T 0044.5 §A.1).
 const N_MINUS_1: [u64; 4] = [
@@ -48,7 +49,7 @@ impl HashToRange {
     }
 
     /// Finishes: `(Ha mod (n − 1)) + 1`.
-    pub(crate) fn finalize(self) -> Scalar {
+    pub(crate) fn finalize<B: Backend>(self) -> Scalar<B> {
         let mut second = self.state.clone();
         let mut first = self.state;
         first.update(1u32.to_be_bytes());
@@ -73,7 +74,12 @@ impl HashToRange {
 }
 
 /// `H1(Z, n)` with `Z = ID ‖ hid` (GM/T 0044.2 §5.3.2.2), used for user keys.
-pub fn h1(id: &[u8], hid: u8) -> Scalar {
+pub fn h1(id: &[u8], hid: u8) -> crate::Scalar {
+    h1_in(id, hid)
+}
+
+/// [`h1`] as a scalar over the backend `B`.
+pub(crate) fn h1_in<B: Backend>(id: &[u8], hid: u8) -> Scalar<B> {
     let mut h = HashToRange::new(H1_PREFIX);
     h.update(id);
     h.update(&[hid]);
@@ -82,7 +88,7 @@ pub fn h1(id: &[u8], hid: u8) -> Scalar {
 
 /// `H2(Z, n)` with `Z = M ‖ w` (GM/T 0044.2 §5.3.2.3), used for signatures; `w` is the
 /// 384-byte encoding of an element of GT.
-pub fn h2(message: &[u8], w: &[u8]) -> Scalar {
+pub fn h2(message: &[u8], w: &[u8]) -> crate::Scalar {
     let mut h = HashToRange::new(H2_PREFIX);
     h.update(message);
     h.update(w);

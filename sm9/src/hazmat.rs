@@ -4,25 +4,25 @@
 
 use alloc::vec::Vec;
 
+use sm_field::Backend;
 use zeroize::Zeroizing;
 
-use crate::encrypt::{encapsulate_with, encrypt_with};
+use crate::encrypt::{encapsulate_with, encrypt_with, Ciphertext, EncapsulatedKey};
 use crate::exchange::{EphemeralPoint, ExchangeKey, Initiator, Responder};
+use crate::generic::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey, SignUserKey};
+use crate::hash::h1_in;
 use crate::keys::{scalar_from_bytes, HID_ENCRYPT};
-use crate::prepared::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey};
-use crate::{
-    Ciphertext, EncapsulatedKey, EncryptionMode, Error, MacMode, Result, SignUserKey, Signature,
-    Signer,
-};
+use crate::sign::{Signature, Signer};
+use crate::{EncryptionMode, Error, MacMode, Result};
 
 /// Signs with the nonce `r` (32 bytes big-endian in `[1, n − 1]`); [`Error::InvalidScalar`]
 /// also when `l = r − h ≡ 0`.
-pub fn sign_with_nonce(
-    key: &SignUserKey,
-    master: &PreparedSignMasterPublicKey,
+pub fn sign_with_nonce<B: Backend>(
+    key: &SignUserKey<B>,
+    master: &PreparedSignMasterPublicKey<B>,
     message: &[u8],
     r: &[u8; 32],
-) -> Result<Signature> {
+) -> Result<Signature<B>> {
     let r = Zeroizing::new(scalar_from_bytes(r)?);
     let mut s = Signer::new(key, master)?;
     s.update(message);
@@ -31,17 +31,17 @@ pub fn sign_with_nonce(
 
 /// Encrypts with the nonce `r` and CBC IV `iv` (ignored by other modes); [`Error::Decryption`]
 /// if K1 is all zero for this `r`.
-pub fn encrypt_with_nonce(
-    master: &PreparedEncMasterPublicKey,
+pub fn encrypt_with_nonce<B: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
     id: &[u8],
     plaintext: &[u8],
     mode: EncryptionMode,
     mac: MacMode,
     r: &[u8; 32],
     iv: &[u8; 16],
-) -> Result<Ciphertext> {
+) -> Result<Ciphertext<B>> {
     let r = Zeroizing::new(scalar_from_bytes(r)?);
-    let h1 = crate::h1(id, HID_ENCRYPT);
+    let h1 = h1_in(id, HID_ENCRYPT);
     let mut c2 = Vec::with_capacity(mode.c2_len(plaintext.len()));
     c2.extend_from_slice(plaintext);
     let (c1, c3) = encrypt_with(master, &h1, id, &mut c2, mode, mac, &r, iv)?;
@@ -49,38 +49,38 @@ pub fn encrypt_with_nonce(
 }
 
 /// Encapsulates with the nonce `r`; [`Error::Decryption`] if K is all zero for this `r`.
-pub fn encapsulate_with_nonce(
-    master: &PreparedEncMasterPublicKey,
+pub fn encapsulate_with_nonce<B: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
     id: &[u8],
     key_len: usize,
     r: &[u8; 32],
-) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey)> {
+) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey<B>)> {
     let r = Zeroizing::new(scalar_from_bytes(r)?);
-    let h1 = crate::h1(id, HID_ENCRYPT);
+    let h1 = h1_in(id, HID_ENCRYPT);
     encapsulate_with(master, &h1, id, key_len, &r)
 }
 
 /// [`Initiator::start`] with the nonce `rA`.
-pub fn initiator_start_with_nonce<'a>(
-    key: &'a ExchangeKey,
-    master: &'a PreparedEncMasterPublicKey,
+pub fn initiator_start_with_nonce<'a, B: Backend>(
+    key: &'a ExchangeKey<B>,
+    master: &'a PreparedEncMasterPublicKey<B>,
     own_id: &[u8],
     peer_id: &[u8],
     r: &[u8; 32],
-) -> Result<(Initiator<'a>, EphemeralPoint)> {
+) -> Result<(Initiator<'a, B>, EphemeralPoint<B>)> {
     let r = scalar_from_bytes(r)?;
     Initiator::start_with_nonce_scalar(key, master, own_id, peer_id, r)
 }
 
 /// [`Responder::respond`] with the nonce `rB`.
-pub fn responder_respond_with_nonce(
-    key: &ExchangeKey,
-    master: &PreparedEncMasterPublicKey,
+pub fn responder_respond_with_nonce<B: Backend>(
+    key: &ExchangeKey<B>,
+    master: &PreparedEncMasterPublicKey<B>,
     own_id: &[u8],
     peer_id: &[u8],
-    ra: &EphemeralPoint,
+    ra: &EphemeralPoint<B>,
     r: &[u8; 32],
-) -> Result<(Responder, EphemeralPoint, [u8; 32])> {
+) -> Result<(Responder, EphemeralPoint<B>, [u8; 32])> {
     let r = Zeroizing::new(scalar_from_bytes(r)?);
     Responder::respond_with_nonce_scalar(key, master, own_id, peer_id, ra, &r)
 }

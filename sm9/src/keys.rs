@@ -14,14 +14,16 @@
 //! The two systems are one body of code: [`MasterPublicKey`], [`MasterKey`] and [`UserKey`] take
 //! a [`Scheme`] ([`Sign`] or [`Enc`]) that fixes the groups (master public key in G2 and user
 //! keys in G1 for signatures, the other way round for encryption), the default `hid` and the
-//! encodings' labels (the model is blst's `min_pk` / `min_sig`). The public names
-//! (`SignMasterKey`, `EncUserKey`, …) are aliases of the instantiations.
+//! encodings' labels (the model is blst's `min_pk` / `min_sig`), and a limb backend `B` (every
+//! backend computes the same bytes). The public names (`SignMasterKey`, `EncUserKey`, …) are
+//! aliases of the instantiations over `DefaultBackend`; `crate::generic` has them over any `B`.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use der::{Decode, Encode};
 use rand_core::CryptoRng;
+use sm_field::Backend;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
@@ -30,9 +32,11 @@ use crate::asn1::{
     MasterPublicKeyAsn1, UserKeyAsn1, PEM_ENCRYPTED_PRIVATE_KEY, PEM_ENC_MASTER_PUBLIC_KEY,
     PEM_PRIVATE_KEY, PEM_SIGN_MASTER_PUBLIC_KEY,
 };
+use crate::generic::Scalar;
 use crate::groups::{G1Affine, G2Affine, GroupPoint};
+use crate::hash::h1_in;
 use crate::pkcs8::{KeyKind, DEFAULT_PBKDF2_ITERATIONS};
-use crate::{h1, Error, Result, Scalar};
+use crate::{Error, Result};
 
 /// `hid` of signature keys (GM/T 0044.5 §A: 0x01).
 pub const HID_SIGN: u8 = 0x01;
@@ -42,7 +46,7 @@ pub const HID_EXCHANGE: u8 = 0x02;
 pub const HID_ENCRYPT: u8 = 0x03;
 
 /// A uniformly random scalar in `[1, n − 1]`.
-pub(crate) fn random_nonzero_scalar(rng: &mut impl CryptoRng) -> Scalar {
+pub(crate) fn random_nonzero_scalar<B: Backend>(rng: &mut impl CryptoRng) -> Scalar<B> {
     loop {
         let k = Scalar::random(rng);
         if !bool::from(k.is_zero()) {
@@ -52,8 +56,8 @@ pub(crate) fn random_nonzero_scalar(rng: &mut impl CryptoRng) -> Scalar {
 }
 
 /// A scalar in `[1, n − 1]` from 32 big-endian bytes.
-pub(crate) fn scalar_from_bytes(bytes: &[u8; 32]) -> Result<Scalar> {
-    let k: Option<Scalar> = Scalar::from_bytes(bytes).into();
+pub(crate) fn scalar_from_bytes<B: Backend>(bytes: &[u8; 32]) -> Result<Scalar<B>> {
+    let k: Option<Scalar<B>> = Scalar::from_bytes(bytes).into();
     match k {
         Some(k) if !bool::from(k.is_zero()) => Ok(k),
         _ => Err(Error::InvalidScalar),
@@ -61,9 +65,9 @@ pub(crate) fn scalar_from_bytes(bytes: &[u8; 32]) -> Result<Scalar> {
 }
 
 /// `k · (H1(ID ‖ hid, n) + k)⁻¹ mod n` (GM/T 0044.2 §6.1 A1–A3), constant time in `k`.
-fn extraction_scalar(k: &Scalar, id: &[u8], hid: u8) -> Result<Scalar> {
-    let t1 = h1(id, hid) + k;
-    let inv: Option<Scalar> = t1.invert().into();
+fn extraction_scalar<B: Backend>(k: &Scalar<B>, id: &[u8], hid: u8) -> Result<Scalar<B>> {
+    let t1 = h1_in::<B>(id, hid) + k;
+    let inv: Option<Scalar<B>> = t1.invert().into();
     let inv = inv.ok_or(Error::DegenerateIdentity)?;
     Ok(*k * inv)
 }
@@ -169,12 +173,18 @@ macro_rules! impl_pkcs8 {
 // The two systems.
 
 mod sealed {
+    use sm_field::Backend;
+
     use crate::pkcs8::KeyKind;
 
     /// What distinguishes the two systems besides their groups (crate-private).
     pub trait Sealed {
-        /// Type names for `Debug`: master key, user key.
-        const NAMES: [&'static str; 2];
+        /// Type names for `Debug`: master key, user key, prepared master public key.
+        const NAMES: [&'static str; 3];
+        /// What a prepared master public key holds besides the GT table of `g`: the
+        /// Miller-loop lines of `Ppub-s` (verification) or a comb table of `Ppub-e`
+        /// (`[r]QB`).
+        type Precomputed<B: Backend>: Clone + Send + Sync;
         /// PEM label of the master public key (GmSSL's).
         const MASTER_PUBLIC_PEM: &'static str;
         /// PKCS#8 kinds of the master key and of the user key.
@@ -187,10 +197,10 @@ mod sealed {
 pub trait Scheme:
     sealed::Sealed + Clone + Copy + core::fmt::Debug + PartialEq + Eq + 'static
 {
-    /// The group of the master public key (`Ppub`).
-    type MasterPoint: GroupPoint;
-    /// The group of user private keys (`ds` / `de`).
-    type UserPoint: GroupPoint;
+    /// The group of the master public key (`Ppub`) over the limb backend `B`.
+    type MasterPoint<B: Backend>: GroupPoint<Backend = B>;
+    /// The group of user private keys (`ds` / `de`) over the limb backend `B`.
+    type UserPoint<B: Backend>: GroupPoint<Backend = B>;
     /// The `hid` of [`MasterKey::extract`].
     const HID: u8;
 }
@@ -205,64 +215,55 @@ pub struct Sign;
 pub struct Enc;
 
 impl sealed::Sealed for Sign {
-    const NAMES: [&'static str; 2] = ["SignMasterKey", "SignUserKey"];
+    const NAMES: [&'static str; 3] = [
+        "SignMasterKey",
+        "SignUserKey",
+        "PreparedSignMasterPublicKey",
+    ];
+    type Precomputed<B: Backend> = crate::groups::G2Prepared<B>;
     const MASTER_PUBLIC_PEM: &'static str = PEM_SIGN_MASTER_PUBLIC_KEY;
     const KINDS: [KeyKind; 2] = [KeyKind::SignMaster, KeyKind::SignUser];
 }
 impl Scheme for Sign {
-    type MasterPoint = G2Affine;
-    type UserPoint = G1Affine;
+    type MasterPoint<B: Backend> = G2Affine<B>;
+    type UserPoint<B: Backend> = G1Affine<B>;
     const HID: u8 = HID_SIGN;
 }
 
 impl sealed::Sealed for Enc {
-    const NAMES: [&'static str; 2] = ["EncMasterKey", "EncUserKey"];
+    const NAMES: [&'static str; 3] = ["EncMasterKey", "EncUserKey", "PreparedEncMasterPublicKey"];
+    type Precomputed<B: Backend> = sm_curve::PrecomputedTable<sm_curve::sm9::Sm9G1Curve<B>>;
     const MASTER_PUBLIC_PEM: &'static str = PEM_ENC_MASTER_PUBLIC_KEY;
     const KINDS: [KeyKind; 2] = [KeyKind::EncMaster, KeyKind::EncUser];
 }
 impl Scheme for Enc {
-    type MasterPoint = G1Affine;
-    type UserPoint = G2Affine;
+    type MasterPoint<B: Backend> = G1Affine<B>;
+    type UserPoint<B: Backend> = G2Affine<B>;
     const HID: u8 = HID_ENCRYPT;
 }
-
-/// The public key of a signature KGC: `Ppub-s = [ks]P2 ∈ G2`.
-pub type SignMasterPublicKey = MasterPublicKey<Sign>;
-/// A signature master key pair: `ks` and `Ppub-s = [ks]P2`.
-pub type SignMasterKey = MasterKey<Sign>;
-/// A user's signing key `ds ∈ G1`, stored with the master public key it belongs to (GmSSL's
-/// `SM9SignPrivateKey`).
-pub type SignUserKey = UserKey<Sign>;
-/// The public key of an encryption (and key-exchange) KGC: `Ppub-e = [ke]P1 ∈ G1`.
-pub type EncMasterPublicKey = MasterPublicKey<Enc>;
-/// An encryption / key-exchange master key pair: `ke` and `Ppub-e = [ke]P1`.
-pub type EncMasterKey = MasterKey<Enc>;
-/// A user's decryption key `de ∈ G2` (hid = 0x03), stored with the master public key it
-/// belongs to (GmSSL's `SM9EncPrivateKey`).
-pub type EncUserKey = UserKey<Enc>;
 
 /// The public key of a KGC: `Ppub = [k]·generator` of [`Scheme::MasterPoint`]'s group
 /// (`Ppub-s = [ks]P2 ∈ G2` for [`Sign`], `Ppub-e = [ke]P1 ∈ G1` for [`Enc`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MasterPublicKey<S: Scheme> {
-    pub(crate) ppub: S::MasterPoint,
+pub struct MasterPublicKey<S: Scheme, B: Backend> {
+    pub(crate) ppub: S::MasterPoint<B>,
 }
 
-impl<S: Scheme> MasterPublicKey<S> {
+impl<S: Scheme, B: Backend> MasterPublicKey<S, B> {
     /// The point `Ppub`.
-    pub fn point(&self) -> &S::MasterPoint {
+    pub fn point(&self) -> &S::MasterPoint<B> {
         &self.ppub
     }
 
     /// `04 ‖ x ‖ y` (129 bytes, u-coefficients first, for G2; 65 bytes for G1).
-    pub fn to_bytes(&self) -> <S::MasterPoint as GroupPoint>::Bytes {
+    pub fn to_bytes(&self) -> <S::MasterPoint<B> as GroupPoint>::Bytes {
         self.ppub.to_gmt_bytes()
     }
 
     /// Decodes `04 ‖ x ‖ y`, checking that the point lies in the group.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         Ok(Self {
-            ppub: S::MasterPoint::from_gmt_bytes(bytes)?,
+            ppub: S::MasterPoint::<B>::from_gmt_bytes(bytes)?,
         })
     }
 
@@ -295,12 +296,12 @@ impl<S: Scheme> MasterPublicKey<S> {
 /// A master key pair: the secret `k` (`ks` or `ke`) and `Ppub = [k]·generator`. The secret is
 /// zeroized on drop.
 #[derive(Clone)]
-pub struct MasterKey<S: Scheme> {
-    k: Scalar,
-    public: MasterPublicKey<S>,
+pub struct MasterKey<S: Scheme, B: Backend> {
+    k: Scalar<B>,
+    public: MasterPublicKey<S, B>,
 }
 
-impl<S: Scheme> core::fmt::Debug for MasterKey<S> {
+impl<S: Scheme, B: Backend> core::fmt::Debug for MasterKey<S, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct(S::NAMES[0])
             .field("public", &self.public)
@@ -308,21 +309,21 @@ impl<S: Scheme> core::fmt::Debug for MasterKey<S> {
     }
 }
 
-impl<S: Scheme> Drop for MasterKey<S> {
+impl<S: Scheme, B: Backend> Drop for MasterKey<S, B> {
     fn drop(&mut self) {
         self.k.zeroize();
     }
 }
-impl<S: Scheme> ZeroizeOnDrop for MasterKey<S> {}
+impl<S: Scheme, B: Backend> ZeroizeOnDrop for MasterKey<S, B> {}
 
-impl<S: Scheme> MasterKey<S> {
+impl<S: Scheme, B: Backend> MasterKey<S, B> {
     /// A fresh master key with `k` uniform in `[1, n − 1]`.
     pub fn generate(rng: &mut impl CryptoRng) -> Self {
         Self::from_scalar(random_nonzero_scalar(rng))
     }
 
-    fn from_scalar(k: Scalar) -> Self {
-        let ppub = S::MasterPoint::mul_generator(&k);
+    fn from_scalar(k: Scalar<B>) -> Self {
+        let ppub = S::MasterPoint::<B>::mul_generator(&k);
         Self {
             k,
             public: MasterPublicKey { ppub },
@@ -340,25 +341,25 @@ impl<S: Scheme> MasterKey<S> {
     }
 
     /// The master public key.
-    pub fn public_key(&self) -> &MasterPublicKey<S> {
+    pub fn public_key(&self) -> &MasterPublicKey<S, B> {
         &self.public
     }
 
     /// `[k · (H1(ID ‖ hid, n) + k)⁻¹]·generator` of the user group.
-    fn extract_point(&self, id: &[u8], hid: u8) -> Result<S::UserPoint> {
+    fn extract_point(&self, id: &[u8], hid: u8) -> Result<S::UserPoint<B>> {
         let mut t2 = extraction_scalar(&self.k, id, hid)?;
-        let d = S::UserPoint::mul_generator(&t2);
+        let d = S::UserPoint::<B>::mul_generator(&t2);
         t2.zeroize();
         Ok(d)
     }
 
     /// The user key of `id` (hid = [`Scheme::HID`]: 0x01 signing, 0x03 decryption).
-    pub fn extract(&self, id: &[u8]) -> Result<UserKey<S>> {
+    pub fn extract(&self, id: &[u8]) -> Result<UserKey<S, B>> {
         self.extract_with_hid(id, S::HID)
     }
 
     /// The user key of `id` for another `hid` byte.
-    pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<UserKey<S>> {
+    pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<UserKey<S, B>> {
         Ok(UserKey {
             d: self.extract_point(id, hid)?,
             ppub: self.public.ppub,
@@ -389,11 +390,11 @@ impl<S: Scheme> MasterKey<S> {
     }
 }
 
-impl_pkcs8!([S: Scheme] MasterKey<S>, S::KINDS[0]);
+impl_pkcs8!([S: Scheme, B: Backend] MasterKey<S, B>, S::KINDS[0]);
 
-impl MasterKey<Enc> {
+impl<B: Backend> MasterKey<Enc, B> {
     /// The key-exchange key of `id` (hid = 0x02).
-    pub fn extract_exchange(&self, id: &[u8]) -> Result<ExchangeUserKey> {
+    pub fn extract_exchange(&self, id: &[u8]) -> Result<ExchangeUserKey<B>> {
         Ok(ExchangeUserKey(UserKey {
             d: self.extract_point(id, HID_EXCHANGE)?,
             ppub: self.public.ppub,
@@ -405,41 +406,41 @@ impl MasterKey<Enc> {
 /// public key it belongs to (GmSSL's `SM9SignPrivateKey` / `SM9EncPrivateKey`). The secret
 /// point is zeroized on drop.
 #[derive(Clone)]
-pub struct UserKey<S: Scheme> {
-    pub(crate) d: S::UserPoint,
-    pub(crate) ppub: S::MasterPoint,
+pub struct UserKey<S: Scheme, B: Backend> {
+    pub(crate) d: S::UserPoint<B>,
+    pub(crate) ppub: S::MasterPoint<B>,
 }
 
-impl<S: Scheme> core::fmt::Debug for UserKey<S> {
+impl<S: Scheme, B: Backend> core::fmt::Debug for UserKey<S, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct(S::NAMES[1]).finish_non_exhaustive()
     }
 }
 
-impl<S: Scheme> Drop for UserKey<S> {
+impl<S: Scheme, B: Backend> Drop for UserKey<S, B> {
     fn drop(&mut self) {
         self.d.zeroize();
     }
 }
-impl<S: Scheme> ZeroizeOnDrop for UserKey<S> {}
+impl<S: Scheme, B: Backend> ZeroizeOnDrop for UserKey<S, B> {}
 
-impl<S: Scheme> UserKey<S> {
+impl<S: Scheme, B: Backend> UserKey<S, B> {
     /// Builds the key from the secret point (`04 ‖ x ‖ y`: 65 bytes in G1, 129 in G2) and the
     /// master public key.
-    pub fn from_parts(d: &[u8], master: &MasterPublicKey<S>) -> Result<Self> {
+    pub fn from_parts(d: &[u8], master: &MasterPublicKey<S, B>) -> Result<Self> {
         Ok(Self {
-            d: S::UserPoint::from_gmt_bytes(d)?,
+            d: S::UserPoint::<B>::from_gmt_bytes(d)?,
             ppub: master.ppub,
         })
     }
 
     /// The secret point as `04 ‖ x ‖ y`.
-    fn d_bytes(&self) -> Zeroizing<<S::UserPoint as GroupPoint>::Bytes> {
+    fn d_bytes(&self) -> Zeroizing<<S::UserPoint<B> as GroupPoint>::Bytes> {
         Zeroizing::new(self.d.to_gmt_bytes())
     }
 
     /// The master public key stored with the key.
-    pub fn master_public_key(&self) -> MasterPublicKey<S> {
+    pub fn master_public_key(&self) -> MasterPublicKey<S, B> {
         MasterPublicKey { ppub: self.ppub }
     }
 
@@ -464,31 +465,32 @@ impl<S: Scheme> UserKey<S> {
     }
 }
 
-impl_pkcs8!([S: Scheme] UserKey<S>, S::KINDS[1]);
+impl_pkcs8!([S: Scheme, B: Backend] UserKey<S, B>, S::KINDS[1]);
 
-impl UserKey<Sign> {
+impl<B: Backend> UserKey<Sign, B> {
     /// `ds` as `04 ‖ x ‖ y`.
     pub fn ds_bytes(&self) -> Zeroizing<[u8; 65]> {
         self.d_bytes()
     }
 }
 
-impl UserKey<Enc> {
+impl<B: Backend> UserKey<Enc, B> {
     /// `de` as `04 ‖ x ‖ y`.
     pub fn de_bytes(&self) -> Zeroizing<[u8; 129]> {
         self.d_bytes()
     }
 }
 
-/// A user's key-exchange key `de ∈ G2` (hid = 0x02). Same DER as [`EncUserKey`]; its PKCS#8
-/// algorithm is `sm9keyagreement` (1.2.156.10197.1.302.2).
+/// A user's key-exchange key `de ∈ G2` (hid = 0x02). Same DER as an encryption user key
+/// ([`UserKey<Enc, B>`](UserKey)); its PKCS#8 algorithm is `sm9keyagreement`
+/// (1.2.156.10197.1.302.2).
 #[derive(Clone, Debug)]
-pub struct ExchangeUserKey(pub(crate) EncUserKey);
+pub struct ExchangeUserKey<B: Backend>(pub(crate) UserKey<Enc, B>);
 
-impl ExchangeUserKey {
+impl<B: Backend> ExchangeUserKey<B> {
     /// Builds the key from `de` (`04 ‖ x ‖ y`, 129 bytes) and the master public key.
-    pub fn from_parts(de: &[u8], master: &EncMasterPublicKey) -> Result<Self> {
-        EncUserKey::from_parts(de, master).map(Self)
+    pub fn from_parts(de: &[u8], master: &MasterPublicKey<Enc, B>) -> Result<Self> {
+        UserKey::from_parts(de, master).map(Self)
     }
 
     /// `de` as `04 ‖ x ‖ y`.
@@ -497,7 +499,7 @@ impl ExchangeUserKey {
     }
 
     /// The master public key stored with the key.
-    pub fn master_public_key(&self) -> EncMasterPublicKey {
+    pub fn master_public_key(&self) -> MasterPublicKey<Enc, B> {
         self.0.master_public_key()
     }
 
@@ -508,8 +510,8 @@ impl ExchangeUserKey {
 
     /// Decodes [`to_der`](Self::to_der)'s format.
     pub fn from_der(der: &[u8]) -> Result<Self> {
-        EncUserKey::from_der(der).map(Self)
+        UserKey::from_der(der).map(Self)
     }
 }
 
-impl_pkcs8!([] ExchangeUserKey, KeyKind::ExchangeUser);
+impl_pkcs8!([B: Backend] ExchangeUserKey<B>, KeyKind::ExchangeUser);

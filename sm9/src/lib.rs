@@ -130,28 +130,122 @@ pub use asn1::{
     OID_SM9, OID_SM9_ENCRYPT, OID_SM9_KEY_AGREEMENT, OID_SM9_SIGN, PEM_ENC_MASTER_PUBLIC_KEY,
     PEM_SIGN_MASTER_PUBLIC_KEY,
 };
-pub use batch::{verify_batch, BatchItem, BatchResult, BatchVerifier};
+pub use batch::{verify_batch, BatchResult};
 pub use encrypt::{
     decapsulate, decrypt, decrypt_der_in_place, decrypt_in_place, encapsulate, encrypt,
-    encrypt_der_in_place, encrypt_in_place, Ciphertext, DecryptionKey, EncapsulatedKey,
-    DER_OVERHEAD,
+    encrypt_der_in_place, encrypt_in_place, DER_OVERHEAD,
 };
 pub use error::{Error, Result};
-pub use exchange::{EphemeralPoint, ExchangeKey, Initiator, Responder};
-pub use groups::{G1Affine, G2Affine, GroupPoint, Gt};
+pub use exchange::Responder;
+pub use groups::{G1Affine, G2Affine, GroupPoint};
 pub use hash::{h1, h2};
-pub use keys::{
-    Enc, EncMasterKey, EncMasterPublicKey, EncUserKey, ExchangeUserKey, MasterKey, MasterPublicKey,
-    Scheme, Sign, SignMasterKey, SignMasterPublicKey, SignUserKey, UserKey, HID_ENCRYPT,
-    HID_EXCHANGE, HID_SIGN,
-};
+pub use keys::{Enc, Scheme, Sign, HID_ENCRYPT, HID_EXCHANGE, HID_SIGN};
 pub use pkcs8::{DEFAULT_PBKDF2_ITERATIONS, MAX_PBKDF2_ITERATIONS};
-pub use prepared::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey};
-pub use sign::{
-    sign, sign_prepared, verify, IdentitySigner, IdentityVerifier, Signature, Signer, Verifier,
-};
-pub use signing_key::SigningKey;
+pub use sign::{sign, sign_prepared, verify};
+pub use sm_field::{Backend, DefaultBackend};
 pub use symmetric::{EncryptionMode, MacMode};
+
+/// The SM9 types generic over the limb backend `B` (`sm_field::U64`, `U32`, `Asm`, …); the
+/// top-level names fix `B = DefaultBackend`. The functions ([`sign`], [`verify`],
+/// [`encrypt`], …) are generic already and take either. For cross-backend tests and
+/// benchmarks: every backend computes the same bytes.
+pub mod generic {
+    use sm_field::{Fp, Sm9N};
+
+    pub use crate::batch::{BatchItem, BatchVerifier};
+    pub use crate::encrypt::{Ciphertext, DecryptionKey, EncapsulatedKey};
+    pub use crate::exchange::{EphemeralPoint, ExchangeKey, Initiator};
+    pub use crate::keys::{ExchangeUserKey, MasterKey, MasterPublicKey, UserKey};
+    pub use crate::prepared::PreparedMasterPublicKey;
+    pub use crate::sign::{IdentitySigner, IdentityVerifier, Signature, Signer, Verifier};
+    pub use crate::signing_key::SigningKey;
+    use crate::{Enc, Sign};
+
+    /// An integer modulo the group order n over the backend `B`.
+    pub type Scalar<B> = Fp<Sm9N, B>;
+    /// An element of GT over the backend `B`.
+    pub type Gt<B> = sm_pairing::Gt<B>;
+    /// [`MasterPublicKey`] of the signature system.
+    pub type SignMasterPublicKey<B> = MasterPublicKey<Sign, B>;
+    /// [`MasterKey`] of the signature system.
+    pub type SignMasterKey<B> = MasterKey<Sign, B>;
+    /// [`UserKey`] of the signature system.
+    pub type SignUserKey<B> = UserKey<Sign, B>;
+    /// [`PreparedMasterPublicKey`] of the signature system.
+    pub type PreparedSignMasterPublicKey<B> = PreparedMasterPublicKey<Sign, B>;
+    /// [`MasterPublicKey`] of the encryption system.
+    pub type EncMasterPublicKey<B> = MasterPublicKey<Enc, B>;
+    /// [`MasterKey`] of the encryption system.
+    pub type EncMasterKey<B> = MasterKey<Enc, B>;
+    /// [`UserKey`] of the encryption system.
+    pub type EncUserKey<B> = UserKey<Enc, B>;
+    /// [`PreparedMasterPublicKey`] of the encryption system.
+    pub type PreparedEncMasterPublicKey<B> = PreparedMasterPublicKey<Enc, B>;
+}
 
 /// An integer modulo the group order n (scalars, `h`, master secrets).
 pub type Scalar = sm_field::Fp<sm_field::Sm9N>;
+/// An element of GT.
+pub type Gt = sm_pairing::Gt;
+
+/// The public key of a KGC over the default backend (see [`generic::MasterPublicKey`]).
+pub type MasterPublicKey<S> = generic::MasterPublicKey<S, DefaultBackend>;
+/// A master key pair over the default backend (see [`generic::MasterKey`]).
+pub type MasterKey<S> = generic::MasterKey<S, DefaultBackend>;
+/// A user's private key over the default backend (see [`generic::UserKey`]).
+pub type UserKey<S> = generic::UserKey<S, DefaultBackend>;
+/// A prepared master public key over the default backend (see
+/// [`generic::PreparedMasterPublicKey`]).
+pub type PreparedMasterPublicKey<S> = generic::PreparedMasterPublicKey<S, DefaultBackend>;
+
+/// The public key of a signature KGC: `Ppub-s = [ks]P2 ∈ G2`.
+pub type SignMasterPublicKey = MasterPublicKey<Sign>;
+/// A signature master key pair: `ks` and `Ppub-s = [ks]P2`.
+pub type SignMasterKey = MasterKey<Sign>;
+/// A user's signing key `ds ∈ G1`, stored with the master public key it belongs to (GmSSL's
+/// `SM9SignPrivateKey`).
+pub type SignUserKey = UserKey<Sign>;
+/// The public key of an encryption (and key-exchange) KGC: `Ppub-e = [ke]P1 ∈ G1`.
+pub type EncMasterPublicKey = MasterPublicKey<Enc>;
+/// An encryption / key-exchange master key pair: `ke` and `Ppub-e = [ke]P1`.
+pub type EncMasterKey = MasterKey<Enc>;
+/// A user's decryption key `de ∈ G2` (hid = 0x03), stored with the master public key it
+/// belongs to (GmSSL's `SM9EncPrivateKey`).
+pub type EncUserKey = UserKey<Enc>;
+/// A user's key-exchange key `de ∈ G2` (hid = 0x02; see [`generic::ExchangeUserKey`]).
+pub type ExchangeUserKey = generic::ExchangeUserKey<DefaultBackend>;
+/// A signature master public key with `g = e(P1, Ppub-s)` as a fixed-base table and the
+/// Miller-loop lines of `Ppub-s` (see [`generic::PreparedMasterPublicKey`]).
+pub type PreparedSignMasterPublicKey = PreparedMasterPublicKey<Sign>;
+/// An encryption / key-exchange master public key with `g = e(Ppub-e, P2)` as a fixed-base
+/// table and a comb table of `Ppub-e` (see [`generic::PreparedMasterPublicKey`]).
+pub type PreparedEncMasterPublicKey = PreparedMasterPublicKey<Enc>;
+
+/// An SM9 signature `(h, S)` (see [`generic::Signature`]).
+pub type Signature = generic::Signature<DefaultBackend>;
+/// Incremental signer (see [`generic::Signer`]).
+pub type Signer<'a> = generic::Signer<'a, DefaultBackend>;
+/// Incremental verifier (see [`generic::Verifier`]).
+pub type Verifier<'a> = generic::Verifier<'a, DefaultBackend>;
+/// A RustCrypto `RandomizedSigner` (see [`generic::IdentitySigner`]).
+pub type IdentitySigner<'a> = generic::IdentitySigner<'a, DefaultBackend>;
+/// A RustCrypto `Verifier` (see [`generic::IdentityVerifier`]).
+pub type IdentityVerifier<'a> = generic::IdentityVerifier<'a, DefaultBackend>;
+/// A signing key with a comb table of `ds` (see [`generic::SigningKey`]).
+pub type SigningKey = generic::SigningKey<DefaultBackend>;
+/// One signature of a batch (see [`generic::BatchItem`]).
+pub type BatchItem<'a> = generic::BatchItem<'a, DefaultBackend>;
+/// A batch verifier (see [`generic::BatchVerifier`]).
+pub type BatchVerifier = generic::BatchVerifier<DefaultBackend>;
+/// An SM9 ciphertext (see [`generic::Ciphertext`]).
+pub type Ciphertext = generic::Ciphertext<DefaultBackend>;
+/// A user decryption key with the lines of `de` (see [`generic::DecryptionKey`]).
+pub type DecryptionKey = generic::DecryptionKey<DefaultBackend>;
+/// A KEM encapsulation (see [`generic::EncapsulatedKey`]).
+pub type EncapsulatedKey = generic::EncapsulatedKey<DefaultBackend>;
+/// A key-exchange ephemeral point (see [`generic::EphemeralPoint`]).
+pub type EphemeralPoint = generic::EphemeralPoint<DefaultBackend>;
+/// A user key-exchange key with the lines of `de` (see [`generic::ExchangeKey`]).
+pub type ExchangeKey = generic::ExchangeKey<DefaultBackend>;
+/// The initiator of a key exchange (see [`generic::Initiator`]).
+pub type Initiator<'a> = generic::Initiator<'a, DefaultBackend>;

@@ -21,13 +21,12 @@ use pkcs8::spki::{
     self, AlgorithmIdentifierRef, Document, EncodePublicKey, SubjectPublicKeyInfoRef,
 };
 use pkcs8::{EncodePrivateKey, PrivateKeyInfoRef, SecretDocument};
+use sm_field::Backend;
 use zeroize::Zeroizing;
 
 use crate::asn1::{OID_SM9, OID_SM9_ENCRYPT, OID_SM9_SIGN};
-use crate::{
-    EncMasterKey, EncMasterPublicKey, EncUserKey, Error, ExchangeUserKey, SignMasterKey,
-    SignMasterPublicKey, SignUserKey,
-};
+use crate::keys::{Enc, ExchangeUserKey, MasterKey, MasterPublicKey, Scheme, Sign, UserKey};
+use crate::Error;
 
 /// This crate's error as a `pkcs8` error (`oid`: the algorithm the input named).
 fn pkcs8_error(e: Error, oid: ObjectIdentifier) -> pkcs8::Error {
@@ -38,8 +37,8 @@ fn pkcs8_error(e: Error, oid: ObjectIdentifier) -> pkcs8::Error {
 }
 
 macro_rules! impl_private_key_traits {
-    ($($ty:ty),+) => {$(
-        impl EncodePrivateKey for $ty {
+    ($([$($g:tt)*] $ty:ty),+) => {$(
+        impl<$($g)*> EncodePrivateKey for $ty {
             fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
                 let der = <$ty>::to_pkcs8_der(self)
                     .map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))?;
@@ -47,7 +46,7 @@ macro_rules! impl_private_key_traits {
             }
         }
 
-        impl TryFrom<PrivateKeyInfoRef<'_>> for $ty {
+        impl<$($g)*> TryFrom<PrivateKeyInfoRef<'_>> for $ty {
             type Error = pkcs8::Error;
 
             /// The checks of the inherent `from_pkcs8_der` on the re-encoded `PrivateKeyInfo`.
@@ -60,11 +59,9 @@ macro_rules! impl_private_key_traits {
 }
 
 impl_private_key_traits!(
-    SignMasterKey,
-    EncMasterKey,
-    SignUserKey,
-    EncUserKey,
-    ExchangeUserKey
+    [S: Scheme, B: Backend] MasterKey<S, B>,
+    [S: Scheme, B: Backend] UserKey<S, B>,
+    [B: Backend] ExchangeUserKey<B>
 );
 
 /// The `SubjectPublicKeyInfo` of a master public key `point` of the system `system`.
@@ -101,13 +98,13 @@ fn spki_point<'a>(
 
 macro_rules! impl_public_key_traits {
     ($ty:ty, $system:expr) => {
-        impl EncodePublicKey for $ty {
+        impl<B: Backend> EncodePublicKey for $ty {
             fn to_public_key_der(&self) -> spki::Result<Document> {
                 spki_der(&$system, &self.to_bytes())
             }
         }
 
-        impl TryFrom<SubjectPublicKeyInfoRef<'_>> for $ty {
+        impl<B: Backend> TryFrom<SubjectPublicKeyInfoRef<'_>> for $ty {
             type Error = spki::Error;
 
             /// Checks the algorithm identifier and that the point lies in the group.
@@ -119,5 +116,5 @@ macro_rules! impl_public_key_traits {
     };
 }
 
-impl_public_key_traits!(SignMasterPublicKey, OID_SM9_SIGN);
-impl_public_key_traits!(EncMasterPublicKey, OID_SM9_ENCRYPT);
+impl_public_key_traits!(MasterPublicKey<Sign, B>, OID_SM9_SIGN);
+impl_public_key_traits!(MasterPublicKey<Enc, B>, OID_SM9_ENCRYPT);

@@ -1,130 +1,107 @@
 //! Precomputation on public data, built once per master public key and reused:
+//! [`PreparedMasterPublicKey`] holds `g` as a fixed-base GT table and, per system,
 //!
-//! * [`PreparedSignMasterPublicKey`]: `g = e(P1, Ppub-s)` as a fixed-base GT table (signing
-//!   computes `g^r`, verification `g^h`).
-//! * [`PreparedEncMasterPublicKey`]: `g = e(Ppub-e, P2)` as a fixed-base GT table and a comb
-//!   table of `Ppub-e`, so `[r]QB = [r·h1]P1 + [r]Ppub-e` takes two fixed-base multiplications.
+//! * [`Sign`]: `g = e(P1, Ppub-s)` (signing computes `g^r`, verification `g^h`) and the
+//!   Miller-loop lines of `Ppub-s` (verification);
+//! * [`Enc`]: `g = e(Ppub-e, P2)` and a comb table of `Ppub-e`, so `[r]QB = [r·h1]P1 + [r]Ppub-e`
+//!   takes two fixed-base multiplications.
 //!
 //! Per user decryption key, [`DecryptionKey`](crate::DecryptionKey) holds the `G2Prepared`
 //! lines of `de`; it is owned by the key object and never cached globally.
 
-use sm_curve::sm9::Sm9G1Curve;
-use sm_curve::{CombTable, PrecomputedTable};
+use sm_curve::CombTable;
+use sm_field::Backend;
 use sm_pairing::GtTable;
 
+use crate::generic::Scalar;
 use crate::groups::{mul_p1, p1, p2, pairing, G1Jacobian, G2Prepared, Gt};
-use crate::keys::{EncMasterPublicKey, SignMasterPublicKey};
-use crate::Scalar;
+use crate::keys::{Enc, MasterPublicKey, Scheme, Sign};
 
-/// A signature master public key with `g = e(P1, Ppub-s)` precomputed as a fixed-base table
-/// and the Miller-loop lines of `Ppub-s` (used by verification).
+/// A master public key with `g` precomputed as a fixed-base GT table (`g = e(P1, Ppub-s)` for
+/// [`Sign`], `g = e(Ppub-e, P2)` for [`Enc`]) and the per-system precomputation: the Miller-loop
+/// lines of `Ppub-s` (used by verification), or a comb table of `Ppub-e`.
 #[derive(Clone)]
-pub struct PreparedSignMasterPublicKey {
-    pub(crate) public: SignMasterPublicKey,
-    pub(crate) g_table: GtTable,
-    pub(crate) ppub_lines: G2Prepared,
+pub struct PreparedMasterPublicKey<S: Scheme, B: Backend> {
+    pub(crate) public: MasterPublicKey<S, B>,
+    pub(crate) g_table: GtTable<B>,
+    pub(crate) pre: S::Precomputed<B>,
 }
 
-impl core::fmt::Debug for PreparedSignMasterPublicKey {
+impl<S: Scheme, B: Backend> core::fmt::Debug for PreparedMasterPublicKey<S, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PreparedSignMasterPublicKey")
+        f.debug_struct(S::NAMES[2])
             .field("public", &self.public)
             .finish()
     }
 }
 
-impl PreparedSignMasterPublicKey {
-    /// Computes `g = e(P1, Ppub-s)` and its table.
-    pub fn new(public: &SignMasterPublicKey) -> Self {
+impl<S: Scheme, B: Backend> PreparedMasterPublicKey<S, B> {
+    /// The master public key.
+    pub fn public_key(&self) -> &MasterPublicKey<S, B> {
+        &self.public
+    }
+
+    /// `g` (`e(P1, Ppub-s)` or `e(Ppub-e, P2)`).
+    pub fn g(&self) -> &Gt<B> {
+        self.g_table.base()
+    }
+
+    /// `g^k`, constant time in `k`.
+    pub(crate) fn g_pow(&self, k: &Scalar<B>) -> Gt<B> {
+        self.g_table.pow_scalar(k)
+    }
+}
+
+impl<B: Backend> PreparedMasterPublicKey<Sign, B> {
+    /// Computes `g = e(P1, Ppub-s)`, its table and the lines of `Ppub-s`.
+    pub fn new(public: &MasterPublicKey<Sign, B>) -> Self {
         let ppub_lines = G2Prepared::new(&public.ppub);
         let g = sm_pairing::pairing_prepared(&p1(), &ppub_lines);
         Self {
             public: *public,
             g_table: GtTable::new(&g),
-            ppub_lines,
+            pre: ppub_lines,
         }
     }
 
-    /// The master public key.
-    pub fn public_key(&self) -> &SignMasterPublicKey {
-        &self.public
-    }
-
-    /// `g = e(P1, Ppub-s)`.
-    pub fn g(&self) -> &Gt {
-        self.g_table.base()
-    }
-
-    /// `g^k`, constant time in `k`.
-    pub(crate) fn g_pow(&self, k: &Scalar) -> Gt {
-        self.g_table.pow_scalar(k)
+    /// The Miller-loop lines of `Ppub-s`.
+    pub(crate) fn ppub_lines(&self) -> &G2Prepared<B> {
+        &self.pre
     }
 }
 
-impl SignMasterPublicKey {
+impl<B: Backend> MasterPublicKey<Sign, B> {
     /// Precomputes `g = e(P1, Ppub-s)` for signing and verification.
-    pub fn prepare(&self) -> PreparedSignMasterPublicKey {
-        PreparedSignMasterPublicKey::new(self)
+    pub fn prepare(&self) -> PreparedMasterPublicKey<Sign, B> {
+        PreparedMasterPublicKey::<Sign, B>::new(self)
     }
 }
 
-/// An encryption / key-exchange master public key with `g = e(Ppub-e, P2)` as a fixed-base
-/// GT table and a comb table of `Ppub-e`.
-#[derive(Clone)]
-pub struct PreparedEncMasterPublicKey {
-    pub(crate) public: EncMasterPublicKey,
-    pub(crate) g_table: GtTable,
-    pub(crate) ppub_table: PrecomputedTable<Sm9G1Curve>,
-}
-
-impl core::fmt::Debug for PreparedEncMasterPublicKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PreparedEncMasterPublicKey")
-            .field("public", &self.public)
-            .finish()
-    }
-}
-
-impl PreparedEncMasterPublicKey {
+impl<B: Backend> PreparedMasterPublicKey<Enc, B> {
     /// Computes `g = e(Ppub-e, P2)` and the tables.
-    pub fn new(public: &EncMasterPublicKey) -> Self {
+    pub fn new(public: &MasterPublicKey<Enc, B>) -> Self {
         let g = pairing(&public.ppub, &p2());
         Self {
             public: *public,
             g_table: GtTable::new(&g),
-            ppub_table: PrecomputedTable::new(&public.ppub),
+            pre: sm_curve::PrecomputedTable::new(&public.ppub),
         }
-    }
-
-    /// The master public key.
-    pub fn public_key(&self) -> &EncMasterPublicKey {
-        &self.public
-    }
-
-    /// `g = e(Ppub-e, P2)`.
-    pub fn g(&self) -> &Gt {
-        self.g_table.base()
-    }
-
-    /// `g^k`, constant time in `k`.
-    pub(crate) fn g_pow(&self, k: &Scalar) -> Gt {
-        self.g_table.pow_scalar(k)
     }
 
     /// `[r]Q` for `Q = [h1]P1 + Ppub-e` as `[r·h1]P1 + [r]Ppub-e`: two fixed-base combs,
     /// constant time in the secret `r`.
-    pub(crate) fn mul_q(&self, h1: &Scalar, r: &Scalar) -> G1Jacobian {
+    pub(crate) fn mul_q(&self, h1: &Scalar<B>, r: &Scalar<B>) -> G1Jacobian<B> {
         let mut rh = *r * h1;
         let a = mul_p1(&rh);
         zeroize::Zeroize::zeroize(&mut rh);
-        a.add(&self.ppub_table.mul(r))
+        a.add(&self.pre.mul(r))
     }
 }
 
-impl EncMasterPublicKey {
+impl<B: Backend> MasterPublicKey<Enc, B> {
     /// Precomputes `e(Ppub-e, P2)` and a comb table of `Ppub-e` for encryption, encapsulation
     /// and key exchange.
-    pub fn prepare(&self) -> PreparedEncMasterPublicKey {
-        PreparedEncMasterPublicKey::new(self)
+    pub fn prepare(&self) -> PreparedMasterPublicKey<Enc, B> {
+        PreparedMasterPublicKey::<Enc, B>::new(self)
     }
 }

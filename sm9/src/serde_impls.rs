@@ -15,13 +15,17 @@
 
 use serde::{de, ser, Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{Ciphertext, EncMasterPublicKey, EncapsulatedKey, SignMasterPublicKey, Signature};
+use sm_field::Backend;
+
+use crate::encrypt::{Ciphertext, EncapsulatedKey};
+use crate::keys::{Enc, MasterPublicKey, Sign};
+use crate::sign::Signature;
 
 /// `Serialize`/`Deserialize` through a byte encoder (`|value| bytes`, possibly fallible) and a
 /// validating byte decoder (`|bytes| Result<Self>`).
 macro_rules! serde_as_bytes {
     ($ty:ty, |$v:ident| $encode:expr, |$b:ident| $decode:expr) => {
-        impl Serialize for $ty {
+        impl<B: Backend> Serialize for $ty {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 let $v = self;
                 let bytes = $encode.map_err(ser::Error::custom)?;
@@ -29,7 +33,7 @@ macro_rules! serde_as_bytes {
             }
         }
 
-        impl<'de> Deserialize<'de> for $ty {
+        impl<'de, B: Backend> Deserialize<'de> for $ty {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let bytes = serdect::slice::deserialize_hex_or_bin_vec(deserializer)?;
                 let $b = &bytes[..];
@@ -40,19 +44,21 @@ macro_rules! serde_as_bytes {
 }
 
 serde_as_bytes!(
-    SignMasterPublicKey,
+    MasterPublicKey<Sign, B>,
     |k| crate::Result::Ok(k.to_bytes()),
-    |b| { SignMasterPublicKey::from_bytes(b) }
+    |b| { MasterPublicKey::from_bytes(b) }
 );
 serde_as_bytes!(
-    EncMasterPublicKey,
+    MasterPublicKey<Enc, B>,
     |k| crate::Result::Ok(k.to_bytes()),
-    |b| { EncMasterPublicKey::from_bytes(b) }
+    |b| { MasterPublicKey::from_bytes(b) }
 );
-serde_as_bytes!(Signature, |s| crate::Result::Ok(s.to_bytes()), |b| {
+serde_as_bytes!(Signature<B>, |s| crate::Result::Ok(s.to_bytes()), |b| {
     Signature::from_bytes(b)
 });
-serde_as_bytes!(Ciphertext, |c| c.to_der(), |b| Ciphertext::from_der(b));
-serde_as_bytes!(EncapsulatedKey, |c| crate::Result::Ok(c.to_bytes()), |b| {
-    EncapsulatedKey::from_bytes(b)
-});
+serde_as_bytes!(Ciphertext<B>, |c| c.to_der(), |b| Ciphertext::from_der(b));
+serde_as_bytes!(
+    EncapsulatedKey<B>,
+    |c| crate::Result::Ok(c.to_bytes()),
+    |b| { EncapsulatedKey::from_bytes(b) }
+);

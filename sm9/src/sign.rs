@@ -1,7 +1,7 @@
 //! Digital signatures (GM/T 0044.2 §6; GB/T 38635.2 §6.2–6.5).
 //!
 //! Signing (A1–A7), with `g = e(P1, Ppub-s)` precomputed in a
-//! [`PreparedSignMasterPublicKey`]:
+//! [`PreparedSignMasterPublicKey`](crate::PreparedSignMasterPublicKey):
 //!
 //! * A2 `r` uniform in `[1, n − 1]`; A3 `w = g^r`; A4 `h = H2(M ‖ w, n)`;
 //! * A5 `l = (r − h) mod n`, back to A2 if `l = 0`; A6 `S = [l]dsA`; A7 output `(h, S)`.
@@ -18,29 +18,33 @@ use alloc::vec::Vec;
 
 use der::{Decode, Encode};
 use rand_core::CryptoRng;
+use sm_field::Backend;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::asn1::{bit_string, bit_string_bytes, octet_string, SignatureAsn1};
+use crate::generic::{PreparedSignMasterPublicKey, Scalar, SignUserKey};
 use crate::groups::{
     g1_from_bytes, g1_to_bytes, mul_p1_vartime, with_p2_prepared, G1Affine, G1Jacobian,
 };
-use crate::hash::{HashToRange, H2_PREFIX};
-use crate::keys::{random_nonzero_scalar, scalar_from_bytes, SignUserKey, HID_SIGN};
-use crate::prepared::PreparedSignMasterPublicKey;
+use crate::hash::{h1_in, HashToRange, H2_PREFIX};
+use crate::keys::{random_nonzero_scalar, scalar_from_bytes, HID_SIGN};
 use crate::signing_key::SigningKey;
-use crate::{Error, Result, Scalar};
+use crate::{Error, Result};
+
+/// Length of a signature's `h ‖ S` form.
+const SIGNATURE_LEN: usize = 97;
 
 /// An SM9 signature `(h, S)`: `h ∈ [1, n − 1]`, `S ∈ G1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Signature {
-    pub(crate) h: Scalar,
-    pub(crate) s: G1Affine,
+pub struct Signature<B: Backend> {
+    pub(crate) h: Scalar<B>,
+    pub(crate) s: G1Affine<B>,
 }
 
-impl Signature {
+impl<B: Backend> Signature<B> {
     /// Length of [`to_bytes`](Self::to_bytes): `h` (32) ‖ `S` (65, `04 ‖ x ‖ y`).
-    pub const BYTE_LEN: usize = 97;
+    pub const BYTE_LEN: usize = SIGNATURE_LEN;
 
     /// Builds a signature from `h` (32 bytes) and `S` (`04 ‖ x ‖ y`), checking `h ∈ [1, n − 1]`
     /// and `S ∈ G1`.
@@ -63,8 +67,8 @@ impl Signature {
     }
 
     /// `h ‖ S` (97 bytes).
-    pub fn to_bytes(&self) -> [u8; Self::BYTE_LEN] {
-        let mut out = [0u8; Self::BYTE_LEN];
+    pub fn to_bytes(&self) -> [u8; SIGNATURE_LEN] {
+        let mut out = [0u8; SIGNATURE_LEN];
         out[..32].copy_from_slice(&self.h_bytes());
         out[32..].copy_from_slice(&self.s_bytes());
         out
@@ -97,7 +101,10 @@ impl Signature {
 }
 
 /// Checks that a user key belongs to a master public key.
-fn check_key(key: &SignUserKey, master: &PreparedSignMasterPublicKey) -> Result<()> {
+fn check_key<B: Backend>(
+    key: &SignUserKey<B>,
+    master: &PreparedSignMasterPublicKey<B>,
+) -> Result<()> {
     if key.ppub == master.public.ppub {
         Ok(())
     } else {
@@ -107,23 +114,26 @@ fn check_key(key: &SignUserKey, master: &PreparedSignMasterPublicKey) -> Result<
 
 /// The user key a [`Signer`] uses: plain, or prepared with a comb table of `ds`.
 #[derive(Clone, Copy)]
-enum KeyRef<'a> {
-    Plain(&'a SignUserKey),
-    Prepared(&'a SigningKey),
+enum KeyRef<'a, B: Backend> {
+    Plain(&'a SignUserKey<B>),
+    Prepared(&'a SigningKey<B>),
 }
 
 /// Incremental signer: feed the message with [`update`](Self::update), then [`sign`](Self::sign).
 #[derive(Clone)]
-pub struct Signer<'a> {
-    key: KeyRef<'a>,
-    master: &'a PreparedSignMasterPublicKey,
+pub struct Signer<'a, B: Backend> {
+    key: KeyRef<'a, B>,
+    master: &'a PreparedSignMasterPublicKey<B>,
     hash: HashToRange,
 }
 
-impl<'a> Signer<'a> {
+impl<'a, B: Backend> Signer<'a, B> {
     /// Starts signing with `key` under `master` (the master public key the key was extracted
     /// for; [`Error::KeyMismatch`] otherwise).
-    pub fn new(key: &'a SignUserKey, master: &'a PreparedSignMasterPublicKey) -> Result<Self> {
+    pub fn new(
+        key: &'a SignUserKey<B>,
+        master: &'a PreparedSignMasterPublicKey<B>,
+    ) -> Result<Self> {
         check_key(key, master)?;
         Ok(Self {
             key: KeyRef::Plain(key),
@@ -134,8 +144,8 @@ impl<'a> Signer<'a> {
 
     /// [`new`](Self::new) with a prepared [`SigningKey`] (faster step A6).
     pub fn with_prepared(
-        key: &'a SigningKey,
-        master: &'a PreparedSignMasterPublicKey,
+        key: &'a SigningKey<B>,
+        master: &'a PreparedSignMasterPublicKey<B>,
     ) -> Result<Self> {
         check_key(&key.key, master)?;
         Ok(Self {
@@ -152,7 +162,7 @@ impl<'a> Signer<'a> {
     }
 
     /// Signs the message with a fresh nonce from `rng`.
-    pub fn sign(self, rng: &mut impl CryptoRng) -> Signature {
+    pub fn sign(self, rng: &mut impl CryptoRng) -> Signature<B> {
         loop {
             let mut r = random_nonzero_scalar(rng);
             let sig = self.sign_with_nonce_scalar(&r);
@@ -164,7 +174,7 @@ impl<'a> Signer<'a> {
     }
 
     /// Steps A3–A6 for a given nonce; `None` when `l = 0`.
-    pub(crate) fn sign_with_nonce_scalar(&self, r: &Scalar) -> Option<Signature> {
+    pub(crate) fn sign_with_nonce_scalar(&self, r: &Scalar<B>) -> Option<Signature<B>> {
         // A3: w = g^r (constant time in r).
         let w = self.master.g_pow(r);
         // A4: h = H2(M ‖ w, n).
@@ -198,12 +208,12 @@ impl<'a> Signer<'a> {
 /// assert!(shangmi_sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
 /// assert_eq!(shangmi_sm9::verify(&master, b"Bob", b"message", &sig), Err(shangmi_sm9::Error::Verification));
 /// ```
-pub fn sign(
-    key: &SignUserKey,
-    master: &PreparedSignMasterPublicKey,
+pub fn sign<B: Backend>(
+    key: &SignUserKey<B>,
+    master: &PreparedSignMasterPublicKey<B>,
     message: &[u8],
     rng: &mut impl CryptoRng,
-) -> Result<Signature> {
+) -> Result<Signature<B>> {
     let mut s = Signer::new(key, master)?;
     s.update(message);
     Ok(s.sign(rng))
@@ -219,12 +229,12 @@ pub fn sign(
 /// let sig = shangmi_sm9::sign_prepared(&alice, &master, b"message", &mut rng).unwrap();
 /// assert!(shangmi_sm9::verify(&master, b"Alice", b"message", &sig).is_ok());
 /// ```
-pub fn sign_prepared(
-    key: &SigningKey,
-    master: &PreparedSignMasterPublicKey,
+pub fn sign_prepared<B: Backend>(
+    key: &SigningKey<B>,
+    master: &PreparedSignMasterPublicKey<B>,
     message: &[u8],
     rng: &mut impl CryptoRng,
-) -> Result<Signature> {
+) -> Result<Signature<B>> {
     let mut s = Signer::with_prepared(key, master)?;
     s.update(message);
     Ok(s.sign(rng))
@@ -233,30 +243,30 @@ pub fn sign_prepared(
 /// Incremental verifier: feed the message with [`update`](Self::update), then
 /// [`verify`](Self::verify).
 #[derive(Clone)]
-pub struct Verifier<'a> {
-    master: &'a PreparedSignMasterPublicKey,
+pub struct Verifier<'a, B: Backend> {
+    master: &'a PreparedSignMasterPublicKey<B>,
     id: &'a [u8],
     hid: u8,
-    signature: Signature,
+    signature: Signature<B>,
     hash: HashToRange,
 }
 
-impl<'a> Verifier<'a> {
+impl<'a, B: Backend> Verifier<'a, B> {
     /// Starts verifying `signature` by `id` (hid = 0x01) under `master`.
     pub fn new(
-        master: &'a PreparedSignMasterPublicKey,
+        master: &'a PreparedSignMasterPublicKey<B>,
         id: &'a [u8],
-        signature: &Signature,
+        signature: &Signature<B>,
     ) -> Self {
         Self::with_hid(master, id, HID_SIGN, signature)
     }
 
     /// [`new`](Self::new) for another `hid` byte.
     pub fn with_hid(
-        master: &'a PreparedSignMasterPublicKey,
+        master: &'a PreparedSignMasterPublicKey<B>,
         id: &'a [u8],
         hid: u8,
-        signature: &Signature,
+        signature: &Signature<B>,
     ) -> Self {
         Self {
             master,
@@ -275,7 +285,7 @@ impl<'a> Verifier<'a> {
 
     /// Steps B3–B9; [`Error::Verification`] on any mismatch.
     pub fn verify(self) -> Result<()> {
-        let h1 = crate::h1(self.id, self.hid);
+        let h1 = h1_in(self.id, self.hid);
         verify_with_h1(self.master, self.hash, &self.signature, &h1)
     }
 }
@@ -286,11 +296,11 @@ impl<'a> Verifier<'a> {
 /// `e([h1]S, P2) · e(S + [h]P1, Ppub-s)`: one two-term Miller loop over the *prepared* lines of
 /// the fixed points P2 and Ppub-s and one final exponentiation, with no G2 arithmetic and no GT
 /// exponentiation (all inputs are public).
-pub(crate) fn verify_with_h1(
-    master: &PreparedSignMasterPublicKey,
+pub(crate) fn verify_with_h1<B: Backend>(
+    master: &PreparedSignMasterPublicKey<B>,
     mut hash: HashToRange,
-    signature: &Signature,
-    h1: &Scalar,
+    signature: &Signature<B>,
+    h1: &Scalar<B>,
 ) -> Result<()> {
     let s = G1Jacobian::from(signature.s);
     let pts = [
@@ -299,13 +309,13 @@ pub(crate) fn verify_with_h1(
     ];
     let mut aff = [G1Affine::IDENTITY; 2];
     G1Jacobian::batch_to_affine(&pts, &mut aff);
-    let w = with_p2_prepared(|p2| {
+    let w = with_p2_prepared::<B, _>(|p2| {
         let f =
-            sm_pairing::multi_miller_loop_prepared(&[(aff[0], p2), (aff[1], &master.ppub_lines)]);
+            sm_pairing::multi_miller_loop_prepared(&[(aff[0], p2), (aff[1], master.ppub_lines())]);
         sm_pairing::final_exponentiation(&f)
     });
     hash.update(&w.to_bytes());
-    let h2 = hash.finalize();
+    let h2: Scalar<B> = hash.finalize();
     if bool::from(h2.ct_eq(&signature.h)) {
         Ok(())
     } else {
@@ -314,11 +324,11 @@ pub(crate) fn verify_with_h1(
 }
 
 /// Verifies `signature` on `message` by `id` (hid = 0x01) under `master` (one shot).
-pub fn verify(
-    master: &PreparedSignMasterPublicKey,
+pub fn verify<B: Backend>(
+    master: &PreparedSignMasterPublicKey<B>,
     id: &[u8],
     message: &[u8],
-    signature: &Signature,
+    signature: &Signature<B>,
 ) -> Result<()> {
     let mut v = Verifier::new(master, id, signature);
     v.update(message);
@@ -341,14 +351,17 @@ pub fn verify(
 /// assert!(shangmi_sm9::IdentityVerifier::new(&master, b"Bob").verify(b"message", &sig).is_err());
 /// ```
 #[derive(Clone, Copy)]
-pub struct IdentitySigner<'a> {
-    key: KeyRef<'a>,
-    master: &'a PreparedSignMasterPublicKey,
+pub struct IdentitySigner<'a, B: Backend> {
+    key: KeyRef<'a, B>,
+    master: &'a PreparedSignMasterPublicKey<B>,
 }
 
-impl<'a> IdentitySigner<'a> {
+impl<'a, B: Backend> IdentitySigner<'a, B> {
     /// Binds `key` to `master` ([`Error::KeyMismatch`] if it was extracted under another one).
-    pub fn new(key: &'a SignUserKey, master: &'a PreparedSignMasterPublicKey) -> Result<Self> {
+    pub fn new(
+        key: &'a SignUserKey<B>,
+        master: &'a PreparedSignMasterPublicKey<B>,
+    ) -> Result<Self> {
         check_key(key, master)?;
         Ok(Self {
             key: KeyRef::Plain(key),
@@ -358,8 +371,8 @@ impl<'a> IdentitySigner<'a> {
 
     /// [`new`](Self::new) with a prepared [`SigningKey`] (faster step A6).
     pub fn with_prepared(
-        key: &'a SigningKey,
-        master: &'a PreparedSignMasterPublicKey,
+        key: &'a SigningKey<B>,
+        master: &'a PreparedSignMasterPublicKey<B>,
     ) -> Result<Self> {
         check_key(&key.key, master)?;
         Ok(Self {
@@ -369,13 +382,13 @@ impl<'a> IdentitySigner<'a> {
     }
 }
 
-impl signature::RandomizedSigner<Signature> for IdentitySigner<'_> {
+impl<B: Backend> signature::RandomizedSigner<Signature<B>> for IdentitySigner<'_, B> {
     /// An RNG failure is an error, never a signature.
     fn try_sign_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
         &self,
         rng: &mut R,
         msg: &[u8],
-    ) -> core::result::Result<Signature, signature::Error> {
+    ) -> core::result::Result<Signature<B>, signature::Error> {
         let mut s = Signer {
             key: self.key,
             master: self.master,
@@ -394,36 +407,36 @@ impl signature::RandomizedSigner<Signature> for IdentitySigner<'_> {
 /// A signer's identity (hid = 0x01) under a master public key, as a RustCrypto
 /// [`signature::Verifier`]; see [`IdentitySigner`] for an example. Failures carry no detail.
 #[derive(Clone, Copy)]
-pub struct IdentityVerifier<'a> {
-    master: &'a PreparedSignMasterPublicKey,
+pub struct IdentityVerifier<'a, B: Backend> {
+    master: &'a PreparedSignMasterPublicKey<B>,
     id: &'a [u8],
 }
 
-impl<'a> IdentityVerifier<'a> {
+impl<'a, B: Backend> IdentityVerifier<'a, B> {
     /// The verifier of signatures by `id` under `master`.
-    pub fn new(master: &'a PreparedSignMasterPublicKey, id: &'a [u8]) -> Self {
+    pub fn new(master: &'a PreparedSignMasterPublicKey<B>, id: &'a [u8]) -> Self {
         Self { master, id }
     }
 }
 
-impl signature::Verifier<Signature> for IdentityVerifier<'_> {
-    fn verify(&self, msg: &[u8], sig: &Signature) -> core::result::Result<(), signature::Error> {
+impl<B: Backend> signature::Verifier<Signature<B>> for IdentityVerifier<'_, B> {
+    fn verify(&self, msg: &[u8], sig: &Signature<B>) -> core::result::Result<(), signature::Error> {
         verify(self.master, self.id, msg, sig).map_err(|_| signature::Error::new())
     }
 }
 
 /// Hashes the canonical encoding `h ‖ S` (consistent with `Eq`).
-impl core::hash::Hash for Signature {
+impl<B: Backend> core::hash::Hash for Signature<B> {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         self.to_bytes().hash(state);
     }
 }
 
-impl signature::SignatureEncoding for Signature {
-    type Repr = [u8; Signature::BYTE_LEN];
+impl<B: Backend> signature::SignatureEncoding for Signature<B> {
+    type Repr = [u8; SIGNATURE_LEN];
 }
 
-impl TryFrom<&[u8]> for Signature {
+impl<B: Backend> TryFrom<&[u8]> for Signature<B> {
     type Error = signature::Error;
 
     /// Decodes `h ‖ S` (97 bytes), as [`Signature::from_bytes`].
@@ -432,8 +445,8 @@ impl TryFrom<&[u8]> for Signature {
     }
 }
 
-impl From<Signature> for [u8; Signature::BYTE_LEN] {
-    fn from(sig: Signature) -> Self {
+impl<B: Backend> From<Signature<B>> for [u8; SIGNATURE_LEN] {
+    fn from(sig: Signature<B>) -> Self {
         sig.to_bytes()
     }
 }

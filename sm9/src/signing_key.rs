@@ -7,28 +7,29 @@
 
 use sm_curve::sm9::Sm9G1Curve;
 use sm_curve::{CombTable, SecretPrecomputedTable};
+use sm_field::Backend;
 use zeroize::ZeroizeOnDrop;
 
+use crate::generic::{Scalar, SignUserKey};
 use crate::groups::G1Jacobian;
-use crate::keys::SignUserKey;
 
 /// A [`SignUserKey`] with a comb table of `ds` for faster signing. Zeroized on drop.
-pub struct SigningKey {
-    pub(crate) key: SignUserKey,
-    table: SecretPrecomputedTable<Sm9G1Curve>,
+pub struct SigningKey<B: Backend> {
+    pub(crate) key: SignUserKey<B>,
+    table: SecretPrecomputedTable<Sm9G1Curve<B>>,
 }
 
-impl ZeroizeOnDrop for SigningKey {}
+impl<B: Backend> ZeroizeOnDrop for SigningKey<B> {}
 
-impl core::fmt::Debug for SigningKey {
+impl<B: Backend> core::fmt::Debug for SigningKey<B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("SigningKey").finish_non_exhaustive()
     }
 }
 
-impl SigningKey {
+impl<B: Backend> SigningKey<B> {
     /// Precomputes the comb table of `ds` (≈ 1,400 point additions, 88 KB).
-    pub fn new(key: &SignUserKey) -> Self {
+    pub fn new(key: &SignUserKey<B>) -> Self {
         Self {
             key: key.clone(),
             table: SecretPrecomputedTable::new(&key.d),
@@ -36,19 +37,19 @@ impl SigningKey {
     }
 
     /// The user key.
-    pub fn user_key(&self) -> &SignUserKey {
+    pub fn user_key(&self) -> &SignUserKey<B> {
         &self.key
     }
 
     /// `[l]ds` in constant time.
-    pub(crate) fn mul_ds(&self, l: &crate::Scalar) -> G1Jacobian {
+    pub(crate) fn mul_ds(&self, l: &Scalar<B>) -> G1Jacobian<B> {
         self.table.mul(l)
     }
 }
 
-impl SignUserKey {
+impl<B: Backend> SignUserKey<B> {
     /// Precomputes a comb table of `ds` for faster signing.
-    pub fn prepare(&self) -> SigningKey {
+    pub fn prepare(&self) -> SigningKey<B> {
         SigningKey::new(self)
     }
 }

@@ -1,12 +1,14 @@
 //! `cargo xtask check`: recompute every constant with `num-bigint`, check each field operation of
 //! the `u64` backend against a `num-bigint` definition, and every other backend against `u64`
-//! bit for bit, on edge and random inputs.
+//! bit for bit, on edge and random inputs; whole pipelines and the SM9 protocols likewise, in
+//! this one process.
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 mod pipelines;
+mod sm9_protocols;
 
 use sm_field::{Backend, Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
@@ -87,7 +89,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     field::<Sm9N>(n, opts.seed)?;
     pipelines::tower_reference(if opts.quick { 4 } else { 40 }, opts.seed)?;
     pipelines::backends(if opts.quick { 2 } else { 20 }, opts.seed)?;
-    sm9_per_backend()?;
+    sm9_protocols::run(if opts.quick { 2 } else { 20 }, opts.seed)?;
     println!(
         "all checks passed in {:.1} s",
         start.elapsed().as_secs_f64()
@@ -384,31 +386,6 @@ fn equivalent<M: Modulus, B: Backend>(pairs: &[(BigUint, BigUint)]) -> Result<()
                 xa.sqrt().unwrap_or(Fp::ZERO)
             );
         }
-    }
-    Ok(())
-}
-
-/// The sm9 crate uses the default backend only, so its GM/T 0044.5 annex known answers (sign with
-/// the annex r, key exchange, KEM, encryption and decryption) run once per backend in builds
-/// that force the backend with `--cfg sm_backend`; each build must reproduce the annex bytes, so
-/// all backends give identical bytes.
-fn sm9_per_backend() -> Result<(), String> {
-    let root = crate::workspace_root();
-    for b in BACKEND_NAMES {
-        crate::run_cmd(
-            std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .current_dir(&root)
-                // By manifest: `-p sm9` would name the `sm9` crate 0.4 among xtask's peers.
-                .args(["test", "--quiet", "--manifest-path", "sm9/Cargo.toml"])
-                .args(["--test", "kat_annex"])
-                .env("RUSTFLAGS", format!("--cfg sm_backend=\"{b}\""))
-                .env(
-                    "CARGO_TARGET_DIR",
-                    root.join(format!("target/xtask-backend-{b}")),
-                ),
-        )
-        .map_err(|e| format!("sm9 annex known answers fail on backend {b}: {e}"))?;
-        println!("ok  sm9 GM/T 0044.5 annex A-D known answers on backend {b}");
     }
     Ok(())
 }

@@ -33,7 +33,8 @@ fn kernel_expectations() -> Vec<(&'static str, &'static str)> {
 
 /// The crates whose tests run one suite per limb backend, with the feature that compiles them all.
 const ALL_BACKENDS_FEATURES: &str =
-    "sm-field/all-backends,sm-curve/all-backends,sm-pairing/all-backends,shangmi-sm2/all-backends";
+    "sm-field/all-backends,sm-curve/all-backends,sm-pairing/all-backends,shangmi-sm2/all-backends,\
+     shangmi-sm9/all-backends";
 
 /// Optional library features whose tests (`sm2/tests/serde.rs`, `sm9/tests/serde.rs`) compile
 /// only with them, switched on in the same workspace run.

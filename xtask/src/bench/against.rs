@@ -12,7 +12,7 @@ fn group_packages(group: &str) -> &'static [(&'static str, &'static str)] {
     match group {
         "field" => &[("sm-field", "\"all-backends\"")],
         "sm3" => &[("sm3", "")],
-        "sm9" => &[("sm9", "")],
+        "sm9" => &[("sm-field", "\"all-backends\""), ("sm9", "")],
         "sm2" => &[
             ("sm-field", "\"all-backends\""),
             ("sm2", "\"all-backends\""),

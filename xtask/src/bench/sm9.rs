@@ -1,5 +1,5 @@
-//! SM9 protocol operations with prepared keys (default backend), and the `sm9` crate from
-//! crates.io as a peer (signatures; it shares our master secret so that its signatures are
+//! SM9 protocol operations with prepared keys per backend (`--backends u64,asm sm9`), and the
+//! `sm9` crate from crates.io as a peer (signatures; it shares our master secret so that its signatures are
 //! checked by our verifier before timing).
 
 use std::hint::black_box;
@@ -9,6 +9,10 @@ use rand_core::SeedableRng;
 
 use super::harness::Case;
 use super::sm9;
+use super::sm9::generic::{
+    BatchItem, EncMasterKey, Initiator, PreparedSignMasterPublicKey, SignMasterKey, Signature,
+};
+use super::sm_field::{self, Backend};
 
 const MSG: &[u8] = b"Chinese IBS standard";
 const KS: [u8; 32] = [
@@ -32,18 +36,37 @@ fn case(op: &str, variant: &str, ok: bool, run: Box<dyn FnMut(u64)>) -> Case {
     }
 }
 
-/// SM9 cases (one backend: the default one).
-pub fn cases(_backends: &[String], prefix: &str) -> Vec<Case> {
-    let v = format!("{prefix}ours");
+/// Cases for the requested backends, then the peers (not in `--against` runs).
+pub fn cases(backends: &[String], prefix: &str) -> Vec<Case> {
     let mut out = Vec::new();
+    for b in backends {
+        match b.as_str() {
+            "u64" => cases_for::<sm_field::U64>(&mut out, prefix),
+            "u32" => cases_for::<sm_field::U32>(&mut out, prefix),
+            #[cfg(target_arch = "x86_64")]
+            "asm" => cases_for::<sm_field::Asm>(&mut out, prefix),
+            _ => {}
+        }
+    }
+    #[cfg(feature = "peers")]
+    if prefix.is_empty() {
+        let kgc = sm9::SignMasterKey::from_bytes(&KS).expect("ks");
+        peers(&mut out, &kgc.public_key().prepare());
+    }
+    out
+}
+
+/// The SM9 cases on backend `B`.
+fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
+    let v = format!("{prefix}{}", B::NAME);
     let mut r = rng();
-    let kgc = sm9::SignMasterKey::from_bytes(&KS).expect("ks");
+    let kgc = SignMasterKey::<B>::from_bytes(&KS).expect("ks");
     let master = kgc.public_key().prepare();
     let alice = kgc.extract(b"Alice").expect("extract");
     let sig = sm9::sign(&alice, &master, MSG, &mut r).expect("sign");
     let ok = sm9::verify(&master, b"Alice", MSG, &sig).is_ok();
     {
-        let kgc = sm9::SignMasterKey::from_bytes(&KS).expect("ks");
+        let kgc = SignMasterKey::<B>::from_bytes(&KS).expect("ks");
         out.push(case(
             "extract sign key",
             &v,
@@ -96,7 +119,7 @@ pub fn cases(_backends: &[String], prefix: &str) -> Vec<Case> {
         ));
     }
     // Encryption, KEM and key exchange share one encryption master key.
-    let kgc_e = sm9::EncMasterKey::from_bytes(&KS).expect("ke");
+    let kgc_e = EncMasterKey::<B>::from_bytes(&KS).expect("ke");
     let emaster = kgc_e.public_key().prepare();
     let bob = kgc_e.extract(b"Bob").expect("extract");
     let bob_dk = bob.prepare();
@@ -104,7 +127,7 @@ pub fn cases(_backends: &[String], prefix: &str) -> Vec<Case> {
     let ct = sm9::encrypt(&emaster, b"Bob", MSG, mode, mac, &mut r).expect("encrypt");
     let dec_ok = sm9::decrypt(&bob_dk, b"Bob", &ct, mac).is_ok_and(|m| m.as_slice() == MSG);
     {
-        let kgc_e = sm9::EncMasterKey::from_bytes(&KS).expect("ke");
+        let kgc_e = EncMasterKey::<B>::from_bytes(&KS).expect("ke");
         out.push(case(
             "extract encryption key",
             &v,
@@ -177,7 +200,7 @@ pub fn cases(_backends: &[String], prefix: &str) -> Vec<Case> {
     let ka = kgc_e.extract_exchange(b"Alice").expect("extract").prepare();
     let kb = kgc_e.extract_exchange(b"Bob").expect("extract").prepare();
     let run_kx = move |r: &mut ChaCha20Rng| {
-        let (a, ra) = sm9::Initiator::start(&ka, &emaster, b"Alice", b"Bob", r).expect("start");
+        let (a, ra) = Initiator::start(&ka, &emaster, b"Alice", b"Bob", r).expect("start");
         let (b, rb, sb) =
             sm9::Responder::respond(&kb, &emaster, b"Bob", b"Alice", &ra, r).expect("respond");
         let (key_a, sa) = a.finish(&rb, Some(&sb), 16).expect("finish");
@@ -196,21 +219,16 @@ pub fn cases(_backends: &[String], prefix: &str) -> Vec<Case> {
             }
         }),
     ));
-    batch(&mut out, &v, &kgc, &master);
-    #[cfg(feature = "peers")]
-    if prefix.is_empty() {
-        peers(&mut out, &master);
-    }
-    out
+    batch(out, &v, &kgc, &master);
 }
 
 /// 1,000 signatures from 10 signers: one by one on one core, then `verify_batch` (all cores with
 /// the `parallel` feature, shared per-signer work).
-fn batch(
+fn batch<B: Backend>(
     out: &mut Vec<Case>,
     v: &str,
-    kgc: &sm9::SignMasterKey,
-    master: &sm9::PreparedSignMasterPublicKey,
+    kgc: &SignMasterKey<B>,
+    master: &PreparedSignMasterPublicKey<B>,
 ) {
     const N: usize = 1000;
     let mut r = rng();
@@ -224,7 +242,7 @@ fn batch(
     let msgs: Vec<Vec<u8>> = (0..N)
         .map(|i| format!("message {i}").into_bytes())
         .collect();
-    let sigs: Vec<sm9::Signature> = (0..N)
+    let sigs: Vec<Signature<B>> = (0..N)
         .map(|i| sm9::sign(&keys[i % 10], master, &msgs[i], &mut r).expect("sign"))
         .collect();
     let data = std::rc::Rc::new((ids, msgs, sigs, master.clone()));
@@ -239,8 +257,8 @@ fn batch(
     };
     let batched = move || {
         let (ids, msgs, sigs, master) = &*data;
-        let items: Vec<sm9::BatchItem<'_>> = (0..N)
-            .map(|i| sm9::BatchItem {
+        let items: Vec<BatchItem<'_, B>> = (0..N)
+            .map(|i| BatchItem {
                 master,
                 id: &ids[i % 10],
                 message: &msgs[i],
