@@ -16,7 +16,6 @@ pub mod asm;
 pub mod asm;
 #[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
 pub(crate) mod ifma;
-pub mod radix29;
 #[cfg(any(feature = "u32", sm_backend = "u32", target_pointer_width = "32"))]
 pub mod u32;
 pub mod u64;

@@ -42,7 +42,6 @@ pub mod lanes;
 mod modulus;
 mod rng;
 
-pub use backend::radix29::Radix29;
 pub use backend::u64::U64;
 pub use backend::Backend;
 #[cfg(feature = "op-count")]
@@ -114,16 +113,8 @@ pub type DefaultBackend = U64;
 pub type DefaultBackend = backend::u32::U32;
 #[cfg(all(
     not(any(sm_backend = "u32", sm_backend = "u64", sm_backend = "asm")),
-    target_pointer_width = "32",
-    not(target_arch = "wasm32")
+    target_pointer_width = "32"
 ))]
 /// The backend used when none is named: `u32` (32-bit target: no asm backend, no fast
 /// 64×64→128-bit multiply).
 pub type DefaultBackend = backend::u32::U32;
-#[cfg(all(
-    not(any(sm_backend = "u32", sm_backend = "u64", sm_backend = "asm")),
-    target_arch = "wasm32"
-))]
-/// The backend used when none is named: [`Radix29`] (wasm32: 64 × 64 → 64-bit products are
-/// native, 128-bit ones are not; lazy carries in 29-bit limbs).
-pub type DefaultBackend = Radix29;

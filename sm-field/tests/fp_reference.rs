@@ -169,7 +169,6 @@ macro_rules! suite {
 }
 
 suite!(u64_backend, sm_field::U64);
-suite!(radix29_backend, sm_field::Radix29);
 #[cfg(feature = "u32")]
 suite!(u32_backend, sm_field::U32);
 #[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]

@@ -204,13 +204,6 @@ fn tower_vs_polynomial_model_u64() {
     let _ = Fp2::<U64>::ONE;
 }
 
-#[test]
-fn tower_vs_polynomial_model_radix29() {
-    for seed in 300..308 {
-        check::<sm_field::Radix29>(seed, seed == 300);
-    }
-}
-
 #[cfg(feature = "u32")]
 #[test]
 fn tower_vs_polynomial_model_u32() {
