@@ -9,24 +9,33 @@ use sm_testvectors::{gmssl, hex};
 
 use super::*;
 
-/// GmSSL 3.3's encrypted keys (PBKDF2-HMAC-SM3, 65536 iterations, SM4-CBC) with their recorded
-/// password, salt and IV, as `(encrypted DER, password, salt, IV, the key DER the plaintext's
-/// PrivateKeyInfo must wrap, or else the secret scalar it must contain)`.
-fn gmssl_encrypted_keys() -> Vec<(Vec<u8>, Vec<u8>, Vec<u8>, [u8; 16], Vec<u8>)> {
+/// An encrypted key GmSSL 3.3 wrote (PBKDF2-HMAC-SM3, 65536 iterations, SM4-CBC), with its
+/// recorded password, salt and IV.
+struct GmsslKey {
+    der: Vec<u8>,
+    password: Vec<u8>,
+    salt: Vec<u8>,
+    iv: [u8; 16],
+    /// The key DER the plaintext's `PrivateKeyInfo` wraps (SM9), or the secret scalar it
+    /// contains (SM2).
+    key: Vec<u8>,
+}
+
+fn gmssl_encrypted_keys() -> Vec<GmsslKey> {
     let v = gmssl();
     let mut out = Vec::new();
-    let mut push = |e: &serde_json::Value, inner: Vec<u8>| {
+    let mut push = |e: &serde_json::Value, key: Vec<u8>| {
         let (label, der) =
             der::pem::decode_vec(e["encrypted_pem"].as_str().unwrap().as_bytes()).expect("PEM");
         assert_eq!(label, "ENCRYPTED PRIVATE KEY");
         let s = |k: &str| e[k].as_str().unwrap();
-        out.push((
+        out.push(GmsslKey {
             der,
-            s("pem_password").as_bytes().to_vec(),
-            hex(s("pem_pbkdf2_salt_hex")),
-            hex(s("pem_sm4_cbc_iv_hex")).try_into().unwrap(),
-            inner,
-        ));
+            password: s("pem_password").as_bytes().to_vec(),
+            salt: hex(s("pem_pbkdf2_salt_hex")),
+            iv: hex(s("pem_sm4_cbc_iv_hex")).try_into().unwrap(),
+            key,
+        });
     };
     for c in v["sm2"].as_array().unwrap().iter().take(2) {
         push(
@@ -45,30 +54,34 @@ fn gmssl_encrypted_keys() -> Vec<(Vec<u8>, Vec<u8>, Vec<u8>, [u8; 16], Vec<u8>)>
 fn gmssl_known_answers() {
     let keys = gmssl_encrypted_keys();
     assert_eq!(keys.len(), 4);
-    for (i, (der, pw, salt, iv, inner)) in keys.iter().enumerate() {
-        assert!(is_encrypted(der), "case {i}");
-        let plain = decrypt(der, pw).unwrap();
+    for (i, k) in keys.iter().enumerate() {
+        assert!(is_encrypted(&k.der), "case {i}");
+        let plain = decrypt(&k.der, &k.password).unwrap();
         let pki = PrivateKeyInfoRef::from_der(&plain).unwrap();
-        let key = pki.private_key.as_bytes();
+        let inner = pki.private_key.as_bytes();
         // The SM9 master key is the whole inner DER; the SM2 scalar sits inside ECPrivateKey.
         assert!(
-            key == inner.as_slice() || key.windows(32).any(|w| w == inner.as_slice()),
+            inner == k.key.as_slice() || inner.windows(32).any(|w| w == k.key.as_slice()),
             "case {i}: the decrypted PrivateKeyInfo holds the recorded key"
         );
         // Byte for byte what GmSSL wrote, from the recorded salt and IV.
-        assert_eq!(
-            &encrypt(&plain, Scheme::GmSsl, pw, salt, iv, DEFAULT_ITERATIONS).unwrap(),
-            der,
-            "case {i}"
+        let again = encrypt(
+            &plain,
+            Scheme::GmSsl,
+            &k.password,
+            &k.salt,
+            &k.iv,
+            DEFAULT_ITERATIONS,
         );
-        assert_eq!(decrypt(der, b"wrong").unwrap_err(), Error::Decryption);
+        assert_eq!(again.unwrap(), k.der, "case {i}");
+        assert_eq!(decrypt(&k.der, b"wrong").unwrap_err(), Error::Decryption);
     }
 }
 
 /// A `PrivateKeyInfo` to encrypt: GmSSL's SM2 key of the first case.
 fn sample_pki() -> Zeroizing<Vec<u8>> {
-    let (der, pw, ..) = gmssl_encrypted_keys().swap_remove(0);
-    decrypt(&der, &pw).unwrap()
+    let k = gmssl_encrypted_keys().swap_remove(0);
+    decrypt(&k.der, &k.password).unwrap()
 }
 
 fn every_cipher() -> [(Prf, Cbc); 4] {
