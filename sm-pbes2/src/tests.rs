@@ -244,6 +244,14 @@ fn empty_salt_is_not_written() {
     );
 }
 
+fn kdf<'a, 'b>(t: &'b mut EncryptedPrivateKeyInfo<'a>) -> &'b mut Pbkdf2Params<'a> {
+    &mut t.algorithm.params.kdf.params
+}
+
+fn prf(oid: ObjectIdentifier, parameters: Option<AnyRef<'_>>) -> AlgorithmIdentifierRef<'_> {
+    AlgorithmIdentifierRef { oid, parameters }
+}
+
 /// Unknown or inconsistent parameters are named before any work; malformed DER is
 /// `Encoding`.
 #[test]
@@ -259,19 +267,10 @@ fn unsupported_and_malformed_parameters() {
         &|t| t.algorithm.params.kdf.oid = OID_PBES2,
         &|t| t.algorithm.params.encryption.oid = des,
         // Absent PRF: HMAC-SHA1 (RFC 8018 A.2), not supported.
-        &|t| t.algorithm.params.kdf.params.prf = None,
-        &|t| t.algorithm.params.kdf.params.prf.as_mut().unwrap().oid = sha1,
-        &|t| {
-            t.algorithm
-                .params
-                .kdf
-                .params
-                .prf
-                .as_mut()
-                .unwrap()
-                .parameters = Some(oid_param)
-        },
-        &|t| t.algorithm.params.kdf.params.key_length = Some(32),
+        &|t| kdf(t).prf = None,
+        &|t| kdf(t).prf = Some(prf(sha1, None)),
+        &|t| kdf(t).prf = Some(prf(OID_HMAC_SM3, Some(oid_param))),
+        &|t| kdf(t).key_length = Some(32),
     ];
     for (i, change) in unsupported.iter().enumerate() {
         let mut t = EncryptedPrivateKeyInfo::from_der(&enc).unwrap();
@@ -284,30 +283,12 @@ fn unsupported_and_malformed_parameters() {
     }
     // NULL PRF parameters and an absent key length are fine.
     let mut t = EncryptedPrivateKeyInfo::from_der(&enc).unwrap();
-    t.algorithm
-        .params
-        .kdf
-        .params
-        .prf
-        .as_mut()
-        .unwrap()
-        .parameters = Some(AnyRef::NULL);
-    t.algorithm.params.kdf.params.key_length = None;
+    kdf(&mut t).prf = Some(prf(OID_HMAC_SM3, Some(AnyRef::NULL)));
+    kdf(&mut t).key_length = None;
     assert_eq!(decrypt(&t.to_der().unwrap(), b"pw").unwrap(), pki);
     // An IV of another length, trailing data, truncation, garbage.
-    let short_iv = EncryptedPrivateKeyInfo {
-        algorithm: Pbes2Algorithm {
-            params: Pbes2Params {
-                encryption: CbcAlgorithm {
-                    iv: OctetStringRef::new(&[2; 8]).unwrap(),
-                    ..base.algorithm.params.encryption
-                },
-                ..base.algorithm.params
-            },
-            ..base.algorithm
-        },
-        ..base
-    };
+    let mut short_iv = base;
+    short_iv.algorithm.params.encryption.iv = OctetStringRef::new(&[2; 8]).unwrap();
     let mut trailing = enc.clone();
     trailing.push(0);
     for bad in [
