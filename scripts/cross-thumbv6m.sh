@@ -44,7 +44,7 @@ build() { (cd "$ROOT" && "$CARGO" build --locked -Zbuild-std=core,alloc "$@"); }
 # std-only and not built.
 cmd_build() {
     local p
-    for p in sm-field sm-curve sm-pairing shangmi-sm3 shangmi-sm2 shangmi-sm9 sm4-ct; do
+    for p in sm-field sm-curve sm-pairing shangmi-sm3 shangmi-sm2 shangmi-sm9 sm4-ct sm-pbes2; do
         log "build -p $p --no-default-features"
         build -p "$p" --no-default-features
     done

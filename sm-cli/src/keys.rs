@@ -489,9 +489,6 @@ fn classify(der: &[u8]) -> Option<(Kind, Form)> {
     }
 }
 
-// Keys are written by both libraries and read through sm2's PBES2: one bound.
-const _: () = assert!(sm2::MAX_PBKDF2_ITERATIONS == sm9::MAX_PBKDF2_ITERATIONS);
-
 /// Reads and recognises the key in `path`, decrypting it when it is encrypted. A PEM label
 /// must fit what the block holds.
 fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
@@ -501,7 +498,7 @@ fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
         return Err(Error::Input(format!("{name}: empty key file")));
     }
     let (der, label) = key_der(path, &data)?;
-    let encrypted = sm2::is_pbes2_encrypted(&der);
+    let encrypted = sm_pbes2::is_encrypted(&der);
     let mismatch = |label: &str, holds: &str| {
         Error::Input(format!(
             "{name}: the PEM label {} does not fit what the block holds ({holds})",
@@ -529,14 +526,14 @@ fn load(path: &Path, pass: &PassArgs) -> Result<Loaded> {
                 "{name} is password-encrypted: give the password with --pass-env VAR or --pass-file FILE"
             ))
         })?;
-        // The libraries' PBES2 (sm2's reads every scheme smtool meets, for SM9 keys too).
-        let der = sm2::decrypt_pkcs8_der(&der, &pw).map_err(|e| match e {
-            sm2::Error::Decryption => Error::Input(format!(
+        // The libraries' one PBES2 (every scheme smtool meets, SM2 and SM9 keys alike).
+        let der = sm_pbes2::decrypt(&der, &pw).map_err(|e| match e {
+            sm_pbes2::Error::Decryption => Error::Input(format!(
                 "{name}: wrong password (or corrupted encrypted key)"
             )),
             _ => Error::Input(format!(
                 "{name}: malformed or unsupported encrypted key (PBES2 with PBKDF2-HMAC-SM3 or -SHA256 and SM4-, AES-128- or AES-256-CBC, at most {} iterations, is supported)",
-                sm2::MAX_PBKDF2_ITERATIONS
+                sm_pbes2::MAX_ITERATIONS
             )),
         })?;
         // A wrong password that happens to leave valid padding decrypts to garbage.

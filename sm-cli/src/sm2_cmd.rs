@@ -27,7 +27,7 @@ pub fn run(c: Sm2Command) -> Result<()> {
     }
 }
 
-fn lib_err(what: &str, e: sm2::Error) -> Error {
+fn lib_err(what: &str, e: impl core::fmt::Display) -> Error {
     Error::Input(format!("{what}: {e}"))
 }
 
@@ -56,12 +56,12 @@ fn keygen(a: &Sm2Keygen) -> Result<()> {
         ),
     };
     let scheme = match a.pbe.unwrap_or_default() {
-        Pbe::Gmssl => sm2::Pbes2::GmSsl,
-        Pbe::Openssl => sm2::Pbes2::OpenSsl,
+        Pbe::Gmssl => sm_pbes2::Scheme::GmSsl,
+        Pbe::Openssl => sm_pbes2::Scheme::OpenSsl,
     };
     let encrypted = pw
         .map(|pw| {
-            sm2::encrypt_pkcs8_der(&mut UnwrapErr(SysRng), &pki, &pw, scheme)
+            sm_pbes2::encrypt_random(&mut UnwrapErr(SysRng), &pki, scheme, &pw)
                 .map_err(|e| lib_err("cannot encrypt the key", e))
         })
         .transpose()?;

@@ -1,7 +1,8 @@
 //! Key encodings: SEC1 `ECPrivateKey` (RFC 5915), PKCS#8 `PrivateKeyInfo` (RFC 5208/5958),
 //! `SubjectPublicKeyInfo` (RFC 5280), each in DER and PEM through the RustCrypto `sec1`, `pkcs8`
 //! and `spki` traits; and password-encrypted PKCS#8 as GmSSL writes it (PBES2 with
-//! PBKDF2-HMAC-SM3 and SM4-CBC, RFC 8018 structures with the GM/T algorithm OIDs).
+//! PBKDF2-HMAC-SM3 and SM4-CBC, RFC 8018 structures with the GM/T algorithm OIDs) or as OpenSSL
+//! does, through the workspace's one PBES2 implementation, `sm-pbes2`.
 //!
 //! The algorithm identifier is `id-ecPublicKey` (1.2.840.10045.2.1) with the named curve
 //! `sm2p256v1` (1.2.156.10197.1.301), as OpenSSL 3 and GmSSL write it.
@@ -9,9 +10,9 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use der::asn1::{AnyRef, BitStringRef, Null, ObjectIdentifier, OctetStringRef};
+use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier, OctetStringRef};
 use der::pem::LineEnding;
-use der::{Decode, Encode, Sequence};
+use der::{Decode, Encode};
 use pkcs8::{AlgorithmIdentifierRef, EncodePrivateKey, PrivateKeyInfoRef, SecretDocument};
 use rand_core::CryptoRng;
 use sec1::{EcParameters, EcPrivateKey};
@@ -27,124 +28,22 @@ use crate::Error;
 pub const SM2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.301");
 /// `id-ecPublicKey` (RFC 5480): 1.2.840.10045.2.1.
 pub const EC_PUBLIC_KEY_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
-const PBES2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5.13");
-const PBKDF2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5.12");
-const HMAC_SM3_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.401.2");
-const SM4_CBC_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.104.2");
-const HMAC_SHA256_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.2.9");
-const AES128_CBC_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.1.2");
-const AES256_CBC_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.1.42");
+/// Which PBES2 (RFC 8018 §6.2) parameters a password-encrypted key is written with (the
+/// workspace's one PBES2 implementation, `sm-pbes2`). Reading accepts both, and AES-128-CBC too.
+pub use sm_pbes2::Scheme as Pbes2;
+/// Largest PBKDF2 iteration count accepted when writing and reading an encrypted key (2^20):
+/// the one bound of `sm-pbes2`, shared with `shangmi-sm9`.
+pub use sm_pbes2::MAX_ITERATIONS as MAX_PBKDF2_ITERATIONS;
 
-/// Which PBES2 (RFC 8018 §6.2) parameters a password-encrypted key is written with. Reading
-/// accepts both, and AES-128-CBC too.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Pbes2 {
-    /// PBKDF2-HMAC-SM3 and SM4-CBC, as GmSSL writes (and reads) it. OpenSSL 3.0 cannot read
-    /// it: it has no HMAC-SM3 PRF for PBKDF2.
-    #[default]
-    GmSsl,
-    /// PBKDF2-HMAC-SHA256 and AES-256-CBC, what `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes
-    /// and every OpenSSL reads.
-    OpenSsl,
-}
-
-/// The PRF of PBKDF2.
-#[derive(Clone, Copy)]
-enum Prf {
-    HmacSm3,
-    HmacSha256,
-}
-
-/// The PBES2 encryption scheme (all CBC with PKCS#7 padding and a 16-byte IV).
-#[derive(Clone, Copy)]
-enum Cbc {
-    Sm4,
-    Aes128,
-    Aes256,
-}
-
-impl Cbc {
-    fn from_oid(oid: ObjectIdentifier) -> Option<Self> {
-        match oid {
-            SM4_CBC_OID => Some(Cbc::Sm4),
-            AES128_CBC_OID => Some(Cbc::Aes128),
-            AES256_CBC_OID => Some(Cbc::Aes256),
-            _ => None,
-        }
-    }
-
-    fn oid(self) -> ObjectIdentifier {
-        match self {
-            Cbc::Sm4 => SM4_CBC_OID,
-            Cbc::Aes128 => AES128_CBC_OID,
-            Cbc::Aes256 => AES256_CBC_OID,
-        }
-    }
-
-    fn key_len(self) -> usize {
-        match self {
-            Cbc::Sm4 | Cbc::Aes128 => 16,
-            Cbc::Aes256 => 32,
-        }
-    }
-
-    fn encrypt(self, key: &[u8], iv: &[u8; 16], data: &[u8]) -> Vec<u8> {
-        use cbc::cipher::{block_padding::Pkcs7, BlockModeEncrypt, KeyIvInit};
-        match self {
-            Cbc::Sm4 => cbc::Encryptor::<sm4_ct::Sm4>::new_from_slices(key, iv)
-                .expect("key and IV lengths")
-                .encrypt_padded_vec::<Pkcs7>(data),
-            Cbc::Aes128 => cbc::Encryptor::<aes::Aes128>::new_from_slices(key, iv)
-                .expect("key and IV lengths")
-                .encrypt_padded_vec::<Pkcs7>(data),
-            Cbc::Aes256 => cbc::Encryptor::<aes::Aes256>::new_from_slices(key, iv)
-                .expect("key and IV lengths")
-                .encrypt_padded_vec::<Pkcs7>(data),
-        }
-    }
-
-    fn decrypt(self, key: &[u8], iv: &[u8; 16], data: &[u8]) -> Result<Vec<u8>, Error> {
-        use cbc::cipher::{block_padding::Pkcs7, BlockModeDecrypt, KeyIvInit};
-        match self {
-            Cbc::Sm4 => cbc::Decryptor::<sm4_ct::Sm4>::new_from_slices(key, iv)
-                .expect("key and IV lengths")
-                .decrypt_padded_vec::<Pkcs7>(data),
-            Cbc::Aes128 => cbc::Decryptor::<aes::Aes128>::new_from_slices(key, iv)
-                .expect("key and IV lengths")
-                .decrypt_padded_vec::<Pkcs7>(data),
-            Cbc::Aes256 => cbc::Decryptor::<aes::Aes256>::new_from_slices(key, iv)
-                .expect("key and IV lengths")
-                .decrypt_padded_vec::<Pkcs7>(data),
-        }
-        .map_err(|_| Error::Decryption)
+/// A PBES2 failure as this crate reports it: a wrong password (bad padding, or no
+/// `PrivateKeyInfo` inside) is the opaque [`Error::Decryption`]; malformed, unsupported or
+/// out-of-range parameters are [`Error::Encoding`].
+fn pbes2_error(e: sm_pbes2::Error) -> Error {
+    match e {
+        sm_pbes2::Error::Decryption => Error::Decryption,
+        _ => Error::Encoding,
     }
 }
-
-impl Pbes2 {
-    fn parts(self) -> (Prf, Cbc) {
-        match self {
-            Pbes2::GmSsl => (Prf::HmacSm3, Cbc::Sm4),
-            Pbes2::OpenSsl => (Prf::HmacSha256, Cbc::Aes256),
-        }
-    }
-}
-
-/// Iteration count GmSSL uses for PBKDF2.
-pub const PBKDF2_ITERATIONS: u32 = 65536;
-/// Largest PBKDF2 iteration count accepted (2^20, 16 times GmSSL's default; OpenSSL writes
-/// 2048): an encrypted key is often untrusted input, and this bounds the work one can demand to
-/// about 0.3 s. (Fuzzing found the previous bound, 2^24, let a 300-byte key take seconds.)
-pub const MAX_PBKDF2_ITERATIONS: u32 = 1 << 20;
-/// The bound applied when decrypting: [`MAX_PBKDF2_ITERATIONS`], or 256 in cargo-fuzz builds
-/// (`cfg(fuzzing)`) so that the fuzzer spends its time in the decoders, not in PBKDF2 loops
-/// (under ASan one iteration costs ~4 µs: the writers' 2048 or 65536 would allow ~100
-/// executions per second).
-const DECRYPT_MAX_ITERATIONS: u32 = if cfg!(fuzzing) {
-    1 << 8
-} else {
-    MAX_PBKDF2_ITERATIONS
-};
 
 fn algorithm() -> AlgorithmIdentifierRef<'static> {
     AlgorithmIdentifierRef {
@@ -261,7 +160,8 @@ impl<B: Backend> SecretKey<B> {
 
     /// [`SecretKey::to_pkcs8_encrypted_der`] with explicit salt, IV and iteration count
     /// (reproducible output for tests; use fresh random salt and IV otherwise). The count must be
-    /// in `1..=`[`MAX_PBKDF2_ITERATIONS`] (what the decoder accepts), else [`Error::Encoding`].
+    /// in `1..=`[`MAX_PBKDF2_ITERATIONS`] (what the decoder accepts) and the salt non-empty,
+    /// else [`Error::Encoding`].
     pub fn to_pkcs8_encrypted_der_with_params(
         &self,
         password: &[u8],
@@ -281,7 +181,8 @@ impl<B: Backend> SecretKey<B> {
         iterations: u32,
     ) -> Result<Vec<u8>, Error> {
         let plain = self.pkcs8_der(false)?;
-        pbes2_encrypt(plain.as_bytes(), scheme, password, salt, iv, iterations)
+        sm_pbes2::encrypt(plain.as_bytes(), scheme, password, salt, iv, iterations)
+            .map_err(pbes2_error)
     }
 
     /// PEM (`ENCRYPTED PRIVATE KEY`) form of [`SecretKey::to_pkcs8_encrypted_der`].
@@ -312,7 +213,7 @@ impl<B: Backend> SecretKey<B> {
     /// [`Error::Decryption`]; an iteration count above [`MAX_PBKDF2_ITERATIONS`] is rejected
     /// before any work ([`Error::Encoding`]).
     pub fn from_pkcs8_encrypted_der(der: &[u8], password: &[u8]) -> Result<Self, Error> {
-        Self::from_decrypted_pkcs8(pbes2_decrypt(der, password)?)
+        Self::from_decrypted_pkcs8(sm_pbes2::decrypt(der, password).map_err(pbes2_error)?)
     }
 
     /// Parses (and then wipes) the decrypted `PrivateKeyInfo` of
@@ -349,9 +250,7 @@ impl<B: Backend> SecretKey<B> {
 /// plaintext is no `PrivateKeyInfo`); unknown parameters or an iteration count above
 /// [`MAX_PBKDF2_ITERATIONS`] give [`Error::Encoding`] before any work.
 pub fn decrypt_pkcs8_der(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let plain = pbes2_decrypt(der, password)?;
-    PrivateKeyInfoRef::from_der(&plain).map_err(|_| Error::Decryption)?;
-    Ok(plain)
+    sm_pbes2::decrypt(der, password).map_err(pbes2_error)
 }
 
 /// PBES2 encryption (RFC 8018 §6.2.1) of any `PrivateKeyInfo` DER with the parameters of
@@ -364,171 +263,13 @@ pub fn encrypt_pkcs8_der(
     password: &[u8],
     scheme: Pbes2,
 ) -> Result<Vec<u8>, Error> {
-    let mut salt = [0u8; 16];
-    let mut iv = [0u8; 16];
-    rng.fill_bytes(&mut salt);
-    rng.fill_bytes(&mut iv);
-    pbes2_encrypt(pki_der, scheme, password, &salt, &iv, PBKDF2_ITERATIONS)
-}
-
-/// PBES2 encryption of `plain` (a `PrivateKeyInfo`).
-fn pbes2_encrypt(
-    plain: &[u8],
-    scheme: Pbes2,
-    password: &[u8],
-    salt: &[u8],
-    iv: &[u8; 16],
-    iterations: u32,
-) -> Result<Vec<u8>, Error> {
-    if iterations == 0 || iterations > MAX_PBKDF2_ITERATIONS {
-        return Err(Error::Encoding);
-    }
-    let (prf, cipher) = scheme.parts();
-    let key = pbkdf2(prf, password, salt, iterations, cipher.key_len());
-    let ct = cipher.encrypt(&key, iv, plain);
-    let e = |_| Error::Encoding;
-    let info = EncryptedPki {
-        alg: Pbes2Alg {
-            oid: PBES2_OID,
-            params: Pbes2Params {
-                kdf: KdfAlg {
-                    oid: PBKDF2_OID,
-                    params: Pbkdf2Params {
-                        salt: OctetStringRef::new(salt).map_err(e)?,
-                        iteration_count: iterations,
-                        key_length: Some(cipher.key_len() as u16),
-                        prf: Some(PrfAlg {
-                            oid: match prf {
-                                Prf::HmacSm3 => HMAC_SM3_OID,
-                                Prf::HmacSha256 => HMAC_SHA256_OID,
-                            },
-                            null: match prf {
-                                Prf::HmacSm3 => None,
-                                // OpenSSL writes the NULL parameter of hmacWithSHA256.
-                                Prf::HmacSha256 => Some(Null),
-                            },
-                        }),
-                    },
-                },
-                enc: EncScheme {
-                    oid: cipher.oid(),
-                    iv: OctetStringRef::new(iv).map_err(e)?,
-                },
-            },
-        },
-        data: OctetStringRef::new(&ct).map_err(e)?,
-    };
-    info.to_der().map_err(e)
-}
-
-/// PBES2 decryption of an `EncryptedPrivateKeyInfo` (the plaintext is not examined).
-fn pbes2_decrypt(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let info = EncryptedPki::from_der(der).map_err(|_| Error::Encoding)?;
-    let kdf = &info.alg.params.kdf;
-    let enc = &info.alg.params.enc;
-    let prf = match &kdf.params.prf {
-        Some(p) if p.oid == HMAC_SM3_OID => Prf::HmacSm3,
-        Some(p) if p.oid == HMAC_SHA256_OID => Prf::HmacSha256,
-        _ => return Err(Error::Encoding),
-    };
-    let cipher = Cbc::from_oid(enc.oid).ok_or(Error::Encoding)?;
-    if info.alg.oid != PBES2_OID
-        || kdf.oid != PBKDF2_OID
-        || kdf
-            .params
-            .key_length
-            .is_some_and(|n| usize::from(n) != cipher.key_len())
-        || kdf.params.iteration_count == 0
-        || kdf.params.iteration_count > DECRYPT_MAX_ITERATIONS
-    {
-        return Err(Error::Encoding);
-    }
-    let iv: &[u8; 16] = enc.iv.as_bytes().try_into().map_err(|_| Error::Encoding)?;
-    let key = pbkdf2(
-        prf,
-        password,
-        kdf.params.salt.as_bytes(),
-        kdf.params.iteration_count,
-        cipher.key_len(),
-    );
-    Ok(Zeroizing::new(cipher.decrypt(
-        &key,
-        iv,
-        info.data.as_bytes(),
-    )?))
+    sm_pbes2::encrypt_random(rng, pki_der, scheme, password).map_err(pbes2_error)
 }
 
 /// Whether `der` is an `EncryptedPrivateKeyInfo` whose algorithm is PBES2 (its parameters are
 /// checked by [`decrypt_pkcs8_der`]).
 pub fn is_pbes2_encrypted(der: &[u8]) -> bool {
-    #[derive(Sequence)]
-    struct Outer<'a> {
-        alg: AlgorithmIdentifierRef<'a>,
-        data: &'a OctetStringRef,
-    }
-    Outer::from_der(der).is_ok_and(|o| o.alg.oid == PBES2_OID)
-}
-
-/// PBKDF2 (RFC 8018 §5.2) with `prf`: a `len`-byte key (16 or 32).
-fn pbkdf2(
-    prf: Prf,
-    password: &[u8],
-    salt: &[u8],
-    iterations: u32,
-    len: usize,
-) -> Zeroizing<Vec<u8>> {
-    let mut key = Zeroizing::new(alloc::vec![0u8; len]);
-    match prf {
-        Prf::HmacSm3 => pbkdf2::pbkdf2_hmac::<sm3::Sm3>(password, salt, iterations, &mut key),
-        Prf::HmacSha256 => {
-            pbkdf2::pbkdf2_hmac::<sha2::Sha256>(password, salt, iterations, &mut key)
-        }
-    }
-    key
-}
-
-#[derive(Sequence)]
-struct PrfAlg {
-    oid: ObjectIdentifier,
-    null: Option<Null>,
-}
-
-#[derive(Sequence)]
-struct Pbkdf2Params<'a> {
-    salt: &'a OctetStringRef,
-    iteration_count: u32,
-    key_length: Option<u16>,
-    prf: Option<PrfAlg>,
-}
-
-#[derive(Sequence)]
-struct KdfAlg<'a> {
-    oid: ObjectIdentifier,
-    params: Pbkdf2Params<'a>,
-}
-
-#[derive(Sequence)]
-struct EncScheme<'a> {
-    oid: ObjectIdentifier,
-    iv: &'a OctetStringRef,
-}
-
-#[derive(Sequence)]
-struct Pbes2Params<'a> {
-    kdf: KdfAlg<'a>,
-    enc: EncScheme<'a>,
-}
-
-#[derive(Sequence)]
-struct Pbes2Alg<'a> {
-    oid: ObjectIdentifier,
-    params: Pbes2Params<'a>,
-}
-
-#[derive(Sequence)]
-struct EncryptedPki<'a> {
-    alg: Pbes2Alg<'a>,
-    data: &'a OctetStringRef,
+    sm_pbes2::is_encrypted(der)
 }
 
 impl<B: Backend> TryFrom<PrivateKeyInfoRef<'_>> for SecretKey<B> {

@@ -1,5 +1,7 @@
 //! PKCS#8 wrapping of SM9 private keys (RFC 5208 / RFC 5958) as GmSSL 3.x writes them, and
-//! password-based encryption with PBES2 (RFC 8018 §6.2) using PBKDF2-HMAC-SM3 and SM4-CBC.
+//! password-based encryption with PBES2 (RFC 8018 §6.2) using PBKDF2-HMAC-SM3 and SM4-CBC,
+//! through the workspace's one PBES2 implementation, `sm-pbes2` (which also reads OpenSSL's
+//! PBKDF2-HMAC-SHA256 with AES-CBC).
 //!
 //! ```text
 //! PrivateKeyInfo { version 0, AlgorithmIdentifier, OCTET STRING (key DER) }
@@ -14,40 +16,19 @@
 
 use alloc::vec::Vec;
 
-use cbc::cipher::{block_padding::Pkcs7, BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
 use der::asn1::{AnyRef, ObjectIdentifier, OctetStringRef};
-use der::{Decode, Encode, Sequence};
+use der::{Decode, Encode};
 use pkcs8::{AlgorithmIdentifierRef, PrivateKeyInfoRef};
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::asn1::{OID_SM9, OID_SM9_ENCRYPT, OID_SM9_KEY_AGREEMENT, OID_SM9_SIGN};
 use crate::{Error, Result};
 
-/// PBES2 1.2.840.113549.1.5.13.
-const OID_PBES2: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5.13");
-/// PBKDF2 1.2.840.113549.1.5.12.
-const OID_PBKDF2: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5.12");
-/// hmacWithSM3 1.2.156.10197.1.401.2.
-const OID_HMAC_SM3: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.401.2");
-/// sm4-cbc 1.2.156.10197.1.104.2.
-const OID_SM4_CBC: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.104.2");
-
-/// PBKDF2 iteration count GmSSL uses.
-pub const DEFAULT_PBKDF2_ITERATIONS: u32 = 65536;
-/// Largest PBKDF2 iteration count accepted, when encrypting and decrypting (2^20, 16 times
-/// GmSSL's default): an encrypted key is often untrusted input, and this bounds the work one can
-/// demand to about 0.3 s. (Fuzzing found the previous bound, 2^24, let a 300-byte key take
-/// seconds.)
-pub const MAX_PBKDF2_ITERATIONS: u32 = 1 << 20;
-/// The bound applied when decrypting: [`MAX_PBKDF2_ITERATIONS`], or 256 in cargo-fuzz builds
-/// (`cfg(fuzzing)`) so that the fuzzer spends its time in the decoders, not in PBKDF2 loops
-/// (under ASan one iteration costs ~4 µs: GmSSL's 65536 would allow a few executions per
-/// second).
-const DECRYPT_MAX_ITERATIONS: u32 = if cfg!(fuzzing) {
-    1 << 8
-} else {
-    MAX_PBKDF2_ITERATIONS
-};
+/// PBKDF2 iteration count GmSSL uses (`sm-pbes2`'s default).
+pub use sm_pbes2::DEFAULT_ITERATIONS as DEFAULT_PBKDF2_ITERATIONS;
+/// Largest PBKDF2 iteration count accepted, when encrypting and decrypting (2^20): the one bound
+/// of `sm-pbes2`, shared with `shangmi-sm2`.
+pub use sm_pbes2::MAX_ITERATIONS as MAX_PBKDF2_ITERATIONS;
 
 /// Which SM9 key a `PrivateKeyInfo` holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,53 +96,22 @@ pub(crate) fn unwrap(kind: KeyKind, pki_der: &[u8]) -> Result<Zeroizing<Vec<u8>>
     Ok(Zeroizing::new(pki.private_key.as_bytes().to_vec()))
 }
 
-#[derive(Clone, Copy, Debug, Sequence)]
-struct EncryptedPrivateKeyInfo<'a> {
-    encryption_algorithm: Pbes2Algorithm<'a>,
-    encrypted_data: &'a OctetStringRef,
-}
-
-#[derive(Clone, Copy, Debug, Sequence)]
-struct Pbes2Algorithm<'a> {
-    oid: ObjectIdentifier,
-    params: Pbes2Params<'a>,
-}
-
-#[derive(Clone, Copy, Debug, Sequence)]
-struct Pbes2Params<'a> {
-    kdf: Pbkdf2Algorithm<'a>,
-    encryption: Sm4CbcAlgorithm<'a>,
-}
-
-#[derive(Clone, Copy, Debug, Sequence)]
-struct Pbkdf2Algorithm<'a> {
-    oid: ObjectIdentifier,
-    params: Pbkdf2Params<'a>,
-}
-
-#[derive(Clone, Copy, Debug, Sequence)]
-struct Pbkdf2Params<'a> {
-    salt: &'a OctetStringRef,
-    iteration_count: u32,
-    key_length: Option<u8>,
-    prf: Option<AlgorithmIdentifierRef<'a>>,
-}
-
-#[derive(Clone, Copy, Debug, Sequence)]
-struct Sm4CbcAlgorithm<'a> {
-    oid: ObjectIdentifier,
-    iv: &'a OctetStringRef,
-}
-
-fn derive_key(password: &[u8], salt: &[u8], iterations: u32) -> Result<Zeroizing<[u8; 16]>> {
-    let mut key = Zeroizing::new([0u8; 16]);
-    pbkdf2::pbkdf2::<sm3::HmacSm3>(password, salt, iterations, &mut *key)
-        .map_err(|_| Error::InvalidLength)?;
-    Ok(key)
+/// A PBES2 failure as this crate reports it: malformed DER is [`Error::Encoding`], parameters
+/// other than PBES2 with a supported PRF and cipher [`Error::UnknownAlgorithm`], an iteration
+/// count out of range (or an empty salt) [`Error::InvalidLength`], and a wrong password the
+/// opaque [`Error::Decryption`].
+fn pbes2_error(e: sm_pbes2::Error) -> Error {
+    match e {
+        sm_pbes2::Error::UnsupportedAlgorithm => Error::UnknownAlgorithm,
+        sm_pbes2::Error::InvalidParameters => Error::InvalidLength,
+        sm_pbes2::Error::Decryption => Error::Decryption,
+        _ => Error::Encoding,
+    }
 }
 
 /// `EncryptedPrivateKeyInfo` DER of `pki_der` under `password` with the given salt, IV and
-/// iteration count (GmSSL: 16-byte salt, 65536 iterations).
+/// iteration count, as GmSSL writes it (PBKDF2-HMAC-SM3, SM4-CBC; GmSSL: 16-byte salt, 65536
+/// iterations).
 pub(crate) fn encrypt(
     pki_der: &[u8],
     password: &[u8],
@@ -169,77 +119,19 @@ pub(crate) fn encrypt(
     iv: &[u8; 16],
     iterations: u32,
 ) -> Result<Vec<u8>> {
-    if salt.is_empty() || iterations == 0 || iterations > MAX_PBKDF2_ITERATIONS {
-        return Err(Error::InvalidLength);
-    }
-    let key = derive_key(password, salt, iterations)?;
-    let enc = cbc::Encryptor::<sm4_ct::Sm4>::new(&(*key).into(), &(*iv).into());
-    let data = enc.encrypt_padded_vec::<Pkcs7>(pki_der);
-    let epki = EncryptedPrivateKeyInfo {
-        encryption_algorithm: Pbes2Algorithm {
-            oid: OID_PBES2,
-            params: Pbes2Params {
-                kdf: Pbkdf2Algorithm {
-                    oid: OID_PBKDF2,
-                    params: Pbkdf2Params {
-                        salt: OctetStringRef::new(salt)?,
-                        iteration_count: iterations,
-                        key_length: Some(16),
-                        prf: Some(AlgorithmIdentifierRef {
-                            oid: OID_HMAC_SM3,
-                            parameters: None,
-                        }),
-                    },
-                },
-                encryption: Sm4CbcAlgorithm {
-                    oid: OID_SM4_CBC,
-                    iv: OctetStringRef::new(iv)?,
-                },
-            },
-        },
-        encrypted_data: OctetStringRef::new(&data)?,
-    };
-    Ok(epki.to_der()?)
+    sm_pbes2::encrypt(
+        pki_der,
+        sm_pbes2::Scheme::GmSsl,
+        password,
+        salt,
+        iv,
+        iterations,
+    )
+    .map_err(pbes2_error)
 }
 
-/// The `PrivateKeyInfo` DER inside an `EncryptedPrivateKeyInfo`. A wrong password gives the
-/// opaque [`Error::Decryption`].
+/// The `PrivateKeyInfo` DER inside an `EncryptedPrivateKeyInfo`: GmSSL's scheme, or OpenSSL's
+/// (PBKDF2-HMAC-SHA256 with AES-CBC). A wrong password gives the opaque [`Error::Decryption`].
 pub(crate) fn decrypt(epki_der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
-    let epki = EncryptedPrivateKeyInfo::from_der(epki_der)?;
-    let alg = &epki.encryption_algorithm;
-    if alg.oid != OID_PBES2
-        || alg.params.kdf.oid != OID_PBKDF2
-        || alg.params.encryption.oid != OID_SM4_CBC
-    {
-        return Err(Error::UnknownAlgorithm);
-    }
-    let kdf = &alg.params.kdf.params;
-    match kdf.prf {
-        Some(prf) if prf.oid == OID_HMAC_SM3 && prf.parameters.is_none_or(|p| p.is_null()) => {}
-        _ => return Err(Error::UnknownAlgorithm),
-    }
-    if kdf.key_length.is_some_and(|l| l != 16) {
-        return Err(Error::UnknownAlgorithm);
-    }
-    if kdf.iteration_count == 0 || kdf.iteration_count > DECRYPT_MAX_ITERATIONS {
-        return Err(Error::InvalidLength);
-    }
-    let iv: &[u8; 16] = alg
-        .params
-        .encryption
-        .iv
-        .as_bytes()
-        .try_into()
-        .map_err(|_| Error::Encoding)?;
-    let key = derive_key(password, kdf.salt.as_bytes(), kdf.iteration_count)?;
-    let dec = cbc::Decryptor::<sm4_ct::Sm4>::new(&(*key).into(), &(*iv).into());
-    let mut plain = dec
-        .decrypt_padded_vec::<Pkcs7>(epki.encrypted_data.as_bytes())
-        .map_err(|_| Error::Decryption)?;
-    // A wrong password that happens to leave valid padding still fails here.
-    if PrivateKeyInfoRef::from_der(&plain).is_err() {
-        plain.zeroize();
-        return Err(Error::Decryption);
-    }
-    Ok(Zeroizing::new(plain))
+    sm_pbes2::decrypt(epki_der, password).map_err(pbes2_error)
 }
