@@ -7,8 +7,9 @@
 
 use std::process::Command;
 
-/// `SM_EXPECT_MULX`, `SM_EXPECT_IFMA`, `SM_EXPECT_AVX512` and `SM_EXPECT_GFNI` ("1" or "0") from the flags of
-/// /proc/cpuinfo, unless already set: the SIMD tests fail when a kernel expected here did not run.
+/// `SM_EXPECT_MULX`, `SM_EXPECT_IFMA`, `SM_EXPECT_AVX512` and `SM_EXPECT_GFNI` ("1" or "0") from
+/// the flags of /proc/cpuinfo, unless already set: the SIMD tests fail when a kernel expected here
+/// did not run.
 fn kernel_expectations() -> Vec<(&'static str, &'static str)> {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let flags: Vec<&str> = cpuinfo
