@@ -11,7 +11,10 @@
 //! ```
 //!
 //! The binary is built once per limb backend (features `u32`, `u64`, `asm`; the whole stack then
-//! runs on that backend). `memcheck` only marks and runs: valgrind reports, `cargo xtask ct`
+//! runs on that backend). The `asm` build on x86_64 runs the pure `sm_field::Mulx` backend
+//! (sm-field feature `mulx`): valgrind's emulated CPUID hides ADX (although it executes it), so
+//! `Auto` would probe "no BMI2/ADX" and run the portable kernels; naming `Mulx` checks the MULX/ADX
+//! kernels themselves (`cargo xtask ct` builds the asm harness only on CPUs that have them). `memcheck` only marks and runs: valgrind reports, `cargo xtask ct`
 //! attributes each report to the operation running at the time (the `BEGIN`/`END` client
 //! messages in valgrind's XML log) and to the documented declassification points.
 
@@ -31,7 +34,7 @@ fn backend_name() -> &'static str {
     match full.rsplit("::").next() {
         Some("U32") => "u32",
         Some("U64") => "u64",
-        Some("Asm") => "asm",
+        Some("Mulx" | "Auto" | "Aarch64") => "asm",
         _ => full,
     }
 }
@@ -110,16 +113,7 @@ fn memcheck(ops: &[&Op], iterations: u64, seed: u64) -> usize {
     failures
 }
 
-/// Valgrind's emulated CPUID hides ADX (although it executes it), so `Asm` would take its
-/// portable fallback there; the harness checks the MULX/ADX kernels themselves (`cargo xtask ct`
-/// runs the asm backend only on CPUs that have them).
-fn use_asm_kernels() {
-    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-    sm_field::backend::asm::override_mulx_adx(Some(true));
-}
-
 fn main() -> ExitCode {
-    use_asm_kernels();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((cmd, rest)) = args.split_first() else {
         eprintln!("usage: ct-check <list | memcheck | dudect | selftest> [flags]");

@@ -6,7 +6,7 @@ use sm_field::Field;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
-use crate::{CurveParams, Jacobian};
+use crate::{ChangeBackend, CurveParams, Jacobian};
 
 /// A point in affine coordinates, or the point at infinity (the group identity).
 pub struct Affine<C: CurveParams> {
@@ -22,6 +22,18 @@ impl<C: CurveParams> Clone for Affine<C> {
     }
 }
 impl<C: CurveParams> Copy for Affine<C> {}
+
+impl<C: ChangeBackend> Affine<C> {
+    /// The same point over backend `B2` (a limb copy: limbs are bit-identical on every backend).
+    #[inline]
+    pub fn to_backend<B2: sm_field::Backend>(&self) -> Affine<C::On<B2>> {
+        Affine {
+            x: C::base_to::<B2>(&self.x),
+            y: C::base_to::<B2>(&self.y),
+            infinity: self.infinity,
+        }
+    }
+}
 
 impl<C: CurveParams> Affine<C> {
     /// The point at infinity.

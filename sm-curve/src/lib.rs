@@ -46,7 +46,7 @@ pub use comb::{CombTable, COMB_ENTRIES, COMB_WINDOW, COMB_WINDOWS};
 pub use comb::{PrecomputedTable, SecretPrecomputedTable};
 pub use encoding::Error;
 pub use jacobian::Jacobian;
-pub use params::{AKind, CurveParams};
+pub use params::{AKind, ChangeBackend, CurveParams};
 pub use scalar_mul::scalar_to_limbs;
 pub use sm2::{Sm2Curve, Sm2GeneratorTable};
 

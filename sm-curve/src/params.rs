@@ -53,3 +53,14 @@ pub trait CurveParams: 'static + Copy + Clone + Default + Debug + Send + Sync + 
         Jacobian::<Self>::generator().mul_vartime(k)
     }
 }
+
+/// A curve defined over every limb backend (its parameters are generic over `B`), so that its
+/// points move between backends by copying limbs ([`Affine::to_backend`](crate::Affine::to_backend)):
+/// limbs are bit-identical on every backend. Entry points that dispatch once per call
+/// (`sm_field::Backend::dispatch`) move their inputs this way.
+pub trait ChangeBackend: CurveParams {
+    /// The same curve over backend `B2`.
+    type On<B2: sm_field::Backend>: CurveParams;
+    /// A base-field element, its limbs copied to `B2`.
+    fn base_to<B2: sm_field::Backend>(x: &Self::Base) -> <Self::On<B2> as CurveParams>::Base;
+}

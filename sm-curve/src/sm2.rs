@@ -45,6 +45,14 @@ fn build_comb_rows() -> alloc::vec::Vec<[[u64; 8]; 32]> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sm2Curve<B: Backend = DefaultBackend>(PhantomData<B>);
 
+impl<B: Backend> crate::ChangeBackend for Sm2Curve<B> {
+    type On<B2: Backend> = Sm2Curve<B2>;
+    #[inline(always)]
+    fn base_to<B2: Backend>(x: &Fp<Sm2P, B>) -> Fp<Sm2P, B2> {
+        x.to_backend()
+    }
+}
+
 impl<B: Backend> CurveParams for Sm2Curve<B> {
     type Base = Fp<Sm2P, B>;
     type Scalar = Fp<Sm2N, B>;

@@ -22,7 +22,7 @@ use core::marker::PhantomData;
 use sm_field::{Backend, DefaultBackend, Fp, Fp2, Modulus, Sm9N, Sm9P};
 
 use crate::comb::CombTable;
-use crate::{AKind, Affine, CurveParams, Error, Jacobian};
+use crate::{AKind, Affine, ChangeBackend, CurveParams, Error, Jacobian};
 
 mod decompose;
 mod endo;
@@ -46,6 +46,22 @@ pub struct Sm9G1Curve<B: Backend = DefaultBackend>(PhantomData<B>);
 /// SM9 G2: the twist `y² = x³ + 5u` over GF(p²) with generator P2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sm9G2Curve<B: Backend = DefaultBackend>(PhantomData<B>);
+
+impl<B: Backend> ChangeBackend for Sm9G1Curve<B> {
+    type On<B2: Backend> = Sm9G1Curve<B2>;
+    #[inline(always)]
+    fn base_to<B2: Backend>(x: &Fp<Sm9P, B>) -> Fp<Sm9P, B2> {
+        x.to_backend()
+    }
+}
+
+impl<B: Backend> ChangeBackend for Sm9G2Curve<B> {
+    type On<B2: Backend> = Sm9G2Curve<B2>;
+    #[inline(always)]
+    fn base_to<B2: Backend>(x: &Fp2<B>) -> Fp2<B2> {
+        x.to_backend()
+    }
+}
 
 impl<B: Backend> CurveParams for Sm9G1Curve<B> {
     type Base = Fp<Sm9P, B>;

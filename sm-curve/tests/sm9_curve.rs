@@ -360,6 +360,37 @@ fn backends_agree() {
     assert_eq!(want.len(), 12);
 }
 
+/// `Affine::to_backend` copies the limbs: the point is the same on the other backend and back.
+#[test]
+fn points_move_between_backends() {
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct Other;
+    impl Backend for Other {
+        const NAME: &'static str = "other";
+        fn add<M: sm_field::Modulus>(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+            U64::add::<M>(a, b)
+        }
+        fn sub<M: sm_field::Modulus>(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+            U64::sub::<M>(a, b)
+        }
+        fn mul<M: sm_field::Modulus>(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+            U64::mul::<M>(a, b)
+        }
+    }
+    let k = Fp::<Sm9N, U64>::from_u64(0x1234_5678);
+    let p = Sm9G1Curve::<U64>::mul_generator(&k).to_affine();
+    let q = Sm9G2Curve::<U64>::mul_generator(&k).to_affine();
+    let (p2, q2) = (p.to_backend::<Other>(), q.to_backend::<Other>());
+    let k2 = k.to_backend::<Other>();
+    assert_eq!(p2, Sm9G1Curve::<Other>::mul_generator(&k2).to_affine());
+    assert_eq!(q2, Sm9G2Curve::<Other>::mul_generator(&k2).to_affine());
+    assert_eq!((p2.to_backend::<U64>(), q2.to_backend::<U64>()), (p, q));
+    let id = sm_curve::sm9::G1Affine::<U64>::IDENTITY.to_backend::<Other>();
+    assert!(bool::from(id.is_identity()));
+    let s = sm_curve::Affine::<sm_curve::Sm2Curve<U64>>::GENERATOR.to_backend::<Other>();
+    assert_eq!(s, sm_curve::Affine::<sm_curve::Sm2Curve<Other>>::GENERATOR);
+}
+
 /// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).
 #[test]
 fn backend_suites_compiled() {

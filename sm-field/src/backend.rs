@@ -2,23 +2,56 @@
 //!
 //! Every backend works on **fully reduced Montgomery residues with R = 2^256** stored as four
 //! little-endian 64-bit limbs, so the limbs of a value are identical on every backend and can be
-//! compared bit for bit (`cargo xtask check` does). How a backend computes internally (8 × 32-bit
-//! limbs, `u128` products, MULX/ADCX/ADOX) is its own business.
+//! compared bit for bit (`cargo xtask check` does), and a value moves between backends by copying
+//! its limbs (`to_backend` on `Fp`, `Fp2`, `Fp4`, `Fp12` and the types built on them). How a
+//! backend computes internally (8 × 32-bit limbs, `u128` products, MULX/ADCX/ADOX, IFMA) is its
+//! own business.
 //!
 //! All operations are constant time: no branch or memory index depends on operand values.
+//!
+//! # The rule: pure types, one probe, dispatch at entry points
+//!
+//! * **Backends are pure types**, laid out by ISA: `U32` (`u32.rs`), [`U64`]
+//!   (`u64.rs`), `Mulx` and `MulxIfma` (`x86_64/`), `Aarch64` (`aarch64.rs`). None of them asks
+//!   the CPU anything; what a type needs from the CPU is written on the type. Whether the tower
+//!   formulas batch their products is the compile-time constant [`Backend::BATCH`], so each
+//!   monomorphisation keeps one formula family.
+//! * **One probe**: `cpu.rs` (x86_64, `cpufeatures` tokens, answer cached) is the crate's only
+//!   CPU question.
+//! * **Dispatch at entry points**: `Auto` (x86_64, the default with feature `asm`, also named
+//!   `Asm`) is the one backend that asks. Its scalar operations ask per product (so that any
+//!   `Fp<M, Auto>` code runs everywhere), and its [`Backend::dispatch`] asks once and runs a
+//!   [`Job`] on the pure type the CPU supports. Protocol entry points (the pairing, GT
+//!   exponentiation) wrap their body in a `Job` and call `B::dispatch`: with `B = Auto` the
+//!   whole call runs on `MulxIfma`, `Mulx` or `U64`; with a pure `B` it runs on `B` itself.
+//! * **Features pick the default**: Cargo features `u32`, `u64`, `asm` (and `--cfg sm_backend`
+//!   for CI) choose [`DefaultBackend`](crate::DefaultBackend); see the crate docs.
 
 use crate::{Limbs, Modulus};
 
-#[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
-pub mod asm;
 #[cfg(all(target_arch = "aarch64", any(feature = "asm", sm_backend = "asm")))]
-#[path = "backend/asm_aarch64.rs"]
-pub mod asm;
+pub mod aarch64;
 #[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
-pub(crate) mod ifma;
+pub mod cpu;
 #[cfg(any(feature = "u32", sm_backend = "u32", target_pointer_width = "32"))]
 pub mod u32;
 pub mod u64;
+#[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
+pub mod x86_64;
+
+pub use self::u64::U64;
+
+/// A computation that can run on any backend: the unit of [`Backend::dispatch`].
+///
+/// An entry point generic over `B` wraps its body in a `Job` whose [`run`](Job::run) converts
+/// its inputs to the backend it is given (`to_backend`, a limb copy), computes there, and
+/// converts the result back to `B`.
+pub trait Job {
+    /// The result (independent of the backend the job runs on).
+    type Output;
+    /// Runs the job on backend `B2`.
+    fn run<B2: Backend>(self) -> Self::Output;
+}
 
 /// Limb arithmetic modulo `M::P` on fully reduced Montgomery residues (R = 2^256).
 ///
@@ -26,8 +59,24 @@ pub mod u64;
 pub trait Backend:
     'static + Copy + Clone + Default + Send + Sync + core::fmt::Debug + PartialEq + Eq
 {
-    /// Short name (`"u32"`, `"u64"`, `"asm"`).
+    /// Short name (`"u32"`, `"u64"`, `"mulx"`, `"mulx-ifma"`; `"asm"` for `Asm`, i.e. `Auto`
+    /// on x86_64 and `Aarch64` on aarch64).
     const NAME: &'static str;
+
+    /// Whether [`mul_batch`](Self::mul_batch) is faster than one [`mul`](Self::mul) per pair, so
+    /// that the tower formulas stage their independent products in batches (which costs some
+    /// memory traffic: ≈ 7 % of a pairing where batches are not faster). A compile-time constant:
+    /// each monomorphisation of the tower keeps one formula family. `false` by default; `true`
+    /// for `MulxIfma`.
+    const BATCH: bool = false;
+
+    /// Runs `job` on the backend this one stands for. The default runs it on `Self`; `Auto`
+    /// probes the CPU once and runs it on `MulxIfma`, `Mulx` or `U64`. Entry points call this
+    /// once per call so that nothing below them asks the CPU.
+    #[inline(always)]
+    fn dispatch<J: Job>(job: J) -> J::Output {
+        job.run::<Self>()
+    }
 
     /// `a + b mod p`.
     fn add<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs;
@@ -48,21 +97,13 @@ pub trait Backend:
     /// Montgomery products `out[i] = a[i]·b[i]·R^-1 mod p` for `i < min(a.len(), b.len(),
     /// out.len())`, bit-identical to [`mul`](Self::mul) on each pair. Tower formulas hand their
     /// independent products over in one call so that a backend can compute several at once
-    /// (`Asm` on x86_64 with AVX-512 IFMA: eight per vector pass); the default multiplies one
+    /// (`MulxIfma`: eight per AVX-512 IFMA pass); the default multiplies one
     /// pair after the other.
     #[inline]
     fn mul_batch<M: Modulus>(a: &[Limbs], b: &[Limbs], out: &mut [Limbs]) {
         for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
             *o = Self::mul::<M>(x, y);
         }
-    }
-    /// Whether [`mul_batch`](Self::mul_batch) is faster than one [`mul`](Self::mul) per pair, so
-    /// that tower formulas should stage their products in batches (which costs some memory
-    /// traffic). `false` by default; `Asm` answers at run time (AVX-512 IFMA present). The
-    /// answer depends on the CPU only, never on data.
-    #[inline(always)]
-    fn batch_preferred() -> bool {
-        false
     }
     /// Montgomery square `a^2·R^-1 mod p`.
     #[inline(always)]

@@ -21,7 +21,7 @@
 use core::marker::PhantomData;
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use crate::{Backend, Limbs, Modulus};
+use crate::{Backend, Job, Limbs, Modulus};
 
 static MUL: AtomicU64 = AtomicU64::new(0);
 static SQUARE: AtomicU64 = AtomicU64::new(0);
@@ -72,6 +72,20 @@ pub fn snapshot() -> OpCounts {
 
 impl<B: Backend> Backend for Counting<B> {
     const NAME: &'static str = "counting";
+    const BATCH: bool = B::BATCH;
+
+    /// Follows `B`'s dispatch and keeps counting: `Counting<Auto>` runs an entry point on
+    /// `Counting<MulxIfma>` (or `Counting<Mulx>`, `Counting<U64>`).
+    fn dispatch<J: Job>(job: J) -> J::Output {
+        struct Wrap<J>(J);
+        impl<J: Job> Job for Wrap<J> {
+            type Output = J::Output;
+            fn run<B2: Backend>(self) -> J::Output {
+                self.0.run::<Counting<B2>>()
+            }
+        }
+        B::dispatch(Wrap(job))
+    }
 
     #[inline(always)]
     fn add<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
@@ -103,10 +117,6 @@ impl<B: Backend> Backend for Counting<B> {
         let n = out.len().min(a.len()).min(b.len());
         MUL.fetch_add(n as u64, Relaxed);
         B::mul_batch::<M>(a, b, out)
-    }
-    #[inline(always)]
-    fn batch_preferred() -> bool {
-        B::batch_preferred()
     }
     #[inline(always)]
     fn square<M: Modulus>(a: &Limbs) -> Limbs {

@@ -187,9 +187,9 @@ impl<B: Backend> Fp12<B> {
     ///
     /// The 54 GF(p) products (6 GF(p⁴) Karatsuba products of 9) are independent and go to the
     /// backend in one batched multiplication ([`Backend::mul_batch`]) when it prefers batches
-    /// ([`Backend::batch_preferred`]); the additions before and after are those of [`Fp4::mul`].
+    /// ([`Backend::BATCH`]); the additions before and after are those of [`Fp4::mul`].
     pub fn mul(&self, rhs: &Self) -> Self {
-        if !B::batch_preferred() {
+        if !B::BATCH {
             return self.mul_direct(rhs);
         }
         let (a, b) = (self, rhs);
@@ -225,7 +225,7 @@ impl<B: Backend> Fp12<B> {
     /// The 36 GF(p) products (two GF(p⁴) products of 9, three squarings of 6) go to the backend
     /// in one batched multiplication (when the backend prefers batches).
     pub fn square(&self) -> Self {
-        if !B::batch_preferred() {
+        if !B::BATCH {
             return self.square_direct();
         }
         let a = self;
@@ -272,7 +272,7 @@ impl<B: Backend> Fp12<B> {
     /// The 39 GF(p) products go to the backend in one batched multiplication (when it prefers
     /// batches).
     pub fn mul_by_023(&self, a: &Fp2<B>, b: &Fp2<B>, c: &Fp2<B>) -> Self {
-        if !B::batch_preferred() {
+        if !B::BATCH {
             return self.mul_by_023_direct(a, b, c);
         }
         let l0 = Fp4::new(*a, *c);

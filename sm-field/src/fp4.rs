@@ -212,9 +212,9 @@ impl<B: Backend> Fp4<B> {
     /// `[x²; N]` for N elements at once: their 6N GF(p) products go to the backend in one
     /// batched multiplication ([`Backend::mul_batch`]), e.g. the two or three GF(p⁴) squarings of
     /// a compressed or cyclotomic squaring in GF(p¹²). Same results as [`square`](Self::square)
-    /// (which it calls when the backend does not prefer batches, [`Backend::batch_preferred`]).
+    /// (which it calls when the backend does not prefer batches, [`Backend::BATCH`]).
     pub fn square_batch<const N: usize>(xs: &[Self; N]) -> [Self; N] {
-        if !B::batch_preferred() {
+        if !B::BATCH {
             return core::array::from_fn(|i| xs[i].square());
         }
         let mut a = [[[0u64; 4]; 6]; N];

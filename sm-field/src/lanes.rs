@@ -9,7 +9,7 @@
 //! of [`Fp`]; the conversions [`Lanes8::from_fp`] and [`Lanes8::to_fp`] are one lane
 //! multiplication each: the Montgomery limbs `a·2^256` times `2^264 mod p` give `a·2^260`, and
 //! `a·2^260` times `2^256 mod p` gives back `a·2^256` (fully reduced, so bit-identical to every
-//! scalar backend). The batched kernel of the `asm` backend (`backend/ifma.rs`) instead enters
+//! scalar backend). The batched kernel of `MulxIfma` (`backend/x86_64/ifma.rs`) instead enters
 //! one operand as `16·a` to land directly on R = 2^256; here the values stay in lane form across
 //! many operations, so the conversion is paid only at the ends.
 //!
@@ -25,9 +25,9 @@
 //! propagate carries with arithmetic shifts and end with one masked correction.
 //!
 //! **Availability.** Every operation takes an [`Ifma`] token, which only [`Ifma::detect`] makes
-//! (CPUID and the OS-enabled ZMM state in XCR0, via `cpufeatures`; the answer is cached). Callers
-//! detect once per batch call and pass the token down. (The CPU probes of this crate are moving
-//! to one module, `backend/cpu.rs`; this token will then come from there.)
+//! from the crate's one CPU probe ([`backend::cpu::has_ifma`](crate::backend::cpu::has_ifma):
+//! CPUID and the OS-enabled ZMM state in XCR0, via `cpufeatures`; the answer is cached). Callers
+//! detect once per batch call and pass the token down.
 //!
 //! **Constant time.** Every operation is straight-line vector code: no branch or memory index
 //! depends on lane values (selection is a mask blend; [`Lanes8::select_affine`] scans a whole
@@ -43,8 +43,6 @@ use core::marker::PhantomData;
 
 use crate::{Backend, Fp, Limbs, Modulus};
 
-cpufeatures::new!(lanes_cpuid, "avx512f", "avx512ifma");
-
 /// Proof that the CPU and OS support AVX-512F and AVX512-IFMA, required by every lane operation.
 /// Only [`Ifma::detect`] makes one.
 #[derive(Clone, Copy, Debug)]
@@ -55,7 +53,7 @@ impl Ifma {
     /// (`cpufeatures` caches the answer); call this once per batch, not per operation.
     #[inline]
     pub fn detect() -> Option<Self> {
-        lanes_cpuid::get().then_some(Self(()))
+        crate::backend::cpu::has_ifma().then_some(Self(()))
     }
 }
 

@@ -9,7 +9,7 @@
 //!   Dominguez Perez, Kachisa, "On the final exponentiation for calculating pairings on ordinary
 //!   elliptic curves", ePrint 2008/490 §5 (BN curves).
 
-use sm_field::{Backend, Fp12};
+use sm_field::{Backend, Fp12, Job};
 
 use crate::cyclotomic::{exp_by_t, square as cyclotomic_square};
 use crate::Gt;
@@ -50,7 +50,20 @@ pub(crate) fn hard_part<B: Backend>(f: &Fp12<B>) -> Fp12<B> {
     cyclotomic_square(&t0).mul(&t1)
 }
 
-/// f^((p¹² − 1)/n): maps a Miller-loop value to GT. Constant time.
-pub fn final_exponentiation<B: Backend>(f: &Fp12<B>) -> Gt<B> {
+/// [`final_exponentiation`] on `B` itself (no dispatch: for code already inside a job).
+pub(crate) fn final_exponentiation_on<B: Backend>(f: &Fp12<B>) -> Gt<B> {
     Gt::from_fp12_unchecked(hard_part(&easy_part(f)))
+}
+
+/// f^((p¹² − 1)/n): maps a Miller-loop value to GT. Constant time. Dispatches once
+/// (`Backend::dispatch`).
+pub fn final_exponentiation<B: Backend>(f: &Fp12<B>) -> Gt<B> {
+    struct FinalExp<'a, B: Backend>(&'a Fp12<B>);
+    impl<B: Backend> Job for FinalExp<'_, B> {
+        type Output = Gt<B>;
+        fn run<B2: Backend>(self) -> Gt<B> {
+            final_exponentiation_on(&self.0.to_backend::<B2>()).to_backend()
+        }
+    }
+    B::dispatch(FinalExp(f))
 }

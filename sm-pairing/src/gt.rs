@@ -4,12 +4,16 @@
 //! [`Gt::invert`] is conjugation. Secret exponents use [`Gt::pow`] (Frobenius split into two
 //! 128-bit halves, fixed signed radix-16 windows, `subtle` table scans) or a [`GtTable`] (fixed
 //! base, no squarings); public ones [`Gt::pow_vartime`] (width-5 NAF).
+//!
+//! The exponentiations, products, squarings, the checked decoding and the table are entry points:
+//! each dispatches once per call (`Backend::dispatch`), so with `Auto` they run on the pure
+//! backend the CPU supports. A [`GtTable`] stores `B` limbs, valid on every backend.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 
-use sm_field::{Backend, DefaultBackend, Fp, Fp12, Sm9N};
+use sm_field::{Backend, DefaultBackend, Fp, Fp12, Job, Sm9N};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
@@ -82,13 +86,28 @@ impl<B: Backend> Gt<B> {
     /// The group operation (GF(p¹²) multiplication).
     #[inline]
     pub fn mul(&self, rhs: &Self) -> Self {
-        Self(self.0.mul(&rhs.0))
+        struct Mul<'a, B: Backend>(&'a Fp12<B>, &'a Fp12<B>);
+        impl<B: Backend> Job for Mul<'_, B> {
+            type Output = Fp12<B>;
+            fn run<B2: Backend>(self) -> Fp12<B> {
+                let (a, b) = (self.0.to_backend::<B2>(), self.1.to_backend::<B2>());
+                a.mul(&b).to_backend()
+            }
+        }
+        Self(B::dispatch(Mul(&self.0, &rhs.0)))
     }
 
     /// `self²` by cyclotomic (Granger–Scott) squaring.
     #[inline]
     pub fn square(&self) -> Self {
-        Self(cyclotomic_square(&self.0))
+        struct Square<'a, B: Backend>(&'a Fp12<B>);
+        impl<B: Backend> Job for Square<'_, B> {
+            type Output = Fp12<B>;
+            fn run<B2: Backend>(self) -> Fp12<B> {
+                cyclotomic_square(&self.0.to_backend::<B2>()).to_backend()
+            }
+        }
+        Self(B::dispatch(Square(&self.0)))
     }
 
     /// Inverse = conjugate (x^(p⁶) = x⁻¹ on the cyclotomic subgroup).
@@ -108,30 +127,17 @@ impl<B: Backend> Gt<B> {
     /// one chain of 128 cyclotomic squarings; tables self¹…self⁸ and their Frobenius images are
     /// read entirely at each digit (66 multiplications), whatever k is.
     pub fn pow(&self, k: &[u64; 4]) -> Self {
-        let (mut k0, mut k1) = split_exponent(k);
-        let mut d0 = signed_digits::<4, 33>(k0);
-        let mut d1 = signed_digits::<4, 33>(k1);
-        let mut t0 = [self.0; 8];
-        t0[1] = cyclotomic_square(&self.0);
-        for j in 2..8 {
-            t0[j] = t0[j - 1].mul(&self.0);
-        }
-        let mut t1 = t0.map(|x| x.frobenius_map(1));
-        let mut acc = ct_lookup(&t0, d0[32]).mul(&ct_lookup(&t1, d1[32]));
-        for i in (0..32).rev() {
-            for _ in 0..4 {
-                acc = cyclotomic_square(&acc);
+        struct Pow<'a, B: Backend>(&'a Fp12<B>, &'a [u64; 4]);
+        impl<B: Backend> Job for Pow<'_, B> {
+            type Output = Fp12<B>;
+            fn run<B2: Backend>(self) -> Fp12<B> {
+                let mut x = self.0.to_backend::<B2>();
+                let r = pow_on(&x, self.1).to_backend();
+                x.zeroize();
+                r
             }
-            acc = acc.mul(&ct_lookup(&t0, d0[i]));
-            acc = acc.mul(&ct_lookup(&t1, d1[i]));
         }
-        t0.zeroize();
-        t1.zeroize();
-        d0.zeroize();
-        d1.zeroize();
-        k0.zeroize();
-        k1.zeroize();
-        Self(acc)
+        Self(B::dispatch(Pow(&self.0, k)))
     }
 
     /// `self^k` for a secret scalar k ∈ Z/nZ, constant time.
@@ -145,42 +151,14 @@ impl<B: Backend> Gt<B> {
     /// `self^k` for a **public** exponent (little-endian limbs): width-5 NAF, ~256 cyclotomic
     /// squarings and ~43 multiplications; time depends on k.
     pub fn pow_vartime(&self, k: &[u64]) -> Self {
-        // wNAF digits (odd, |d| < 16) of k.
-        let mut n: Vec<u64> = k.to_vec();
-        n.push(0);
-        let mut digits: Vec<i8> = Vec::with_capacity(n.len() * 64 + 1);
-        let is_zero = |n: &[u64]| n.iter().all(|&l| l == 0);
-        while !is_zero(&n) {
-            if n[0] & 1 == 1 {
-                let m = (n[0] & 31) as i8;
-                let d = if m >= 16 { m - 32 } else { m };
-                digits.push(d);
-                // n -= d
-                if d > 0 {
-                    sub_small(&mut n, d as u64);
-                } else {
-                    add_small(&mut n, (-d) as u64);
-                }
-            } else {
-                digits.push(0);
-            }
-            shr1(&mut n);
-        }
-        let sq = cyclotomic_square(&self.0);
-        let mut odd = [self.0; 8]; // self^(2j+1)
-        for j in 1..8 {
-            odd[j] = odd[j - 1].mul(&sq);
-        }
-        let mut acc = Fp12::ONE;
-        for &d in digits.iter().rev() {
-            acc = cyclotomic_square(&acc);
-            if d > 0 {
-                acc = acc.mul(&odd[(d as usize) / 2]);
-            } else if d < 0 {
-                acc = acc.mul(&odd[((-d) as usize) / 2].conjugate());
+        struct PowVartime<'a, B: Backend>(&'a Fp12<B>, &'a [u64]);
+        impl<B: Backend> Job for PowVartime<'_, B> {
+            type Output = Fp12<B>;
+            fn run<B2: Backend>(self) -> Fp12<B> {
+                pow_vartime_on(&self.0.to_backend::<B2>(), self.1).to_backend()
             }
         }
-        Self(acc)
+        Self(B::dispatch(PowVartime(&self.0, k)))
     }
 
     /// The 384-byte GM/T 0044 encoding (see [`Fp12::to_bytes`]).
@@ -193,11 +171,18 @@ impl<B: Backend> Gt<B> {
     pub fn from_bytes_checked(bytes: &[u8; 384]) -> Result<Self, GtDecodeError> {
         let f =
             Option::<Fp12<B>>::from(Fp12::from_bytes(bytes)).ok_or(GtDecodeError::OutOfRange)?;
-        let n = Fp::<Sm9N, B>::ZERO - Fp::ONE; // n − 1
-        let nm1 = n.to_canonical_limbs();
-        // f^(n−1)·f = f^n = 1, and f ≠ 0.
-        let ok = !bool::from(f.is_zero()) && f.pow_vartime(&nm1).mul(&f) == Fp12::ONE;
-        if ok {
+        struct InSubgroup<'a, B: Backend>(&'a Fp12<B>);
+        impl<B: Backend> Job for InSubgroup<'_, B> {
+            type Output = bool;
+            fn run<B2: Backend>(self) -> bool {
+                let f = self.0.to_backend::<B2>();
+                let n = Fp::<Sm9N, B2>::ZERO - Fp::ONE; // n − 1
+                let nm1 = n.to_canonical_limbs();
+                // f^(n−1)·f = f^n = 1, and f ≠ 0.
+                !bool::from(f.is_zero()) && f.pow_vartime(&nm1).mul(&f) == Fp12::ONE
+            }
+        }
+        if B::dispatch(InSubgroup(&f)) {
             Ok(Self(f))
         } else {
             Err(GtDecodeError::NotInSubgroup)
@@ -211,6 +196,74 @@ impl<B: Backend> Gt<B> {
             Err(_) => CtOption::new(Self::IDENTITY, Choice::from(0)),
         }
     }
+}
+
+/// [`Gt::pow`] on `B` itself: `x^k`, constant time in `x` and `k`.
+fn pow_on<B: Backend>(x: &Fp12<B>, k: &[u64; 4]) -> Fp12<B> {
+    let (mut k0, mut k1) = split_exponent(k);
+    let mut d0 = signed_digits::<4, 33>(k0);
+    let mut d1 = signed_digits::<4, 33>(k1);
+    let mut t0 = [*x; 8];
+    t0[1] = cyclotomic_square(x);
+    for j in 2..8 {
+        t0[j] = t0[j - 1].mul(x);
+    }
+    let mut t1 = t0.map(|x| x.frobenius_map(1));
+    let mut acc = ct_lookup(&t0, d0[32]).mul(&ct_lookup(&t1, d1[32]));
+    for i in (0..32).rev() {
+        for _ in 0..4 {
+            acc = cyclotomic_square(&acc);
+        }
+        acc = acc.mul(&ct_lookup(&t0, d0[i]));
+        acc = acc.mul(&ct_lookup(&t1, d1[i]));
+    }
+    t0.zeroize();
+    t1.zeroize();
+    d0.zeroize();
+    d1.zeroize();
+    k0.zeroize();
+    k1.zeroize();
+    acc
+}
+
+/// [`Gt::pow_vartime`] on `B` itself.
+fn pow_vartime_on<B: Backend>(x: &Fp12<B>, k: &[u64]) -> Fp12<B> {
+    // wNAF digits (odd, |d| < 16) of k.
+    let mut n: Vec<u64> = k.to_vec();
+    n.push(0);
+    let mut digits: Vec<i8> = Vec::with_capacity(n.len() * 64 + 1);
+    let is_zero = |n: &[u64]| n.iter().all(|&l| l == 0);
+    while !is_zero(&n) {
+        if n[0] & 1 == 1 {
+            let m = (n[0] & 31) as i8;
+            let d = if m >= 16 { m - 32 } else { m };
+            digits.push(d);
+            // n -= d
+            if d > 0 {
+                sub_small(&mut n, d as u64);
+            } else {
+                add_small(&mut n, (-d) as u64);
+            }
+        } else {
+            digits.push(0);
+        }
+        shr1(&mut n);
+    }
+    let sq = cyclotomic_square(x);
+    let mut odd = [*x; 8]; // x^(2j+1)
+    for j in 1..8 {
+        odd[j] = odd[j - 1].mul(&sq);
+    }
+    let mut acc = Fp12::ONE;
+    for &d in digits.iter().rev() {
+        acc = cyclotomic_square(&acc);
+        if d > 0 {
+            acc = acc.mul(&odd[(d as usize) / 2]);
+        } else if d < 0 {
+            acc = acc.mul(&odd[((-d) as usize) / 2].conjugate());
+        }
+    }
+    acc
 }
 
 fn sub_small(n: &mut [u64], mut v: u64) {
@@ -310,22 +363,30 @@ pub struct GtTable<B: Backend = DefaultBackend> {
 }
 
 impl<B: Backend> GtTable<B> {
-    /// Precomputes the table (≈ 400 multiplications and 130 squarings).
+    /// Precomputes the table (≈ 400 multiplications and 130 squarings). Dispatches once
+    /// (`Backend::dispatch`); the table holds `B` limbs.
     pub fn new(g: &Gt<B>) -> Self {
-        let mut rows = Vec::with_capacity(TABLE_ROWS);
-        let mut b = g.0;
-        for _ in 0..TABLE_ROWS {
-            let mut row = [b; TABLE_ENTRIES];
-            row[1] = cyclotomic_square(&b);
-            for j in 2..TABLE_ENTRIES {
-                row[j] = row[j - 1].mul(&b);
+        struct Build<'a, B: Backend>(&'a Fp12<B>);
+        impl<B: Backend> Job for Build<'_, B> {
+            type Output = Box<[[Fp12<B>; TABLE_ENTRIES]]>;
+            fn run<B2: Backend>(self) -> Self::Output {
+                let mut rows = Vec::with_capacity(TABLE_ROWS);
+                let mut b = self.0.to_backend::<B2>();
+                for _ in 0..TABLE_ROWS {
+                    let mut row = [b; TABLE_ENTRIES];
+                    row[1] = cyclotomic_square(&b);
+                    for j in 2..TABLE_ENTRIES {
+                        row[j] = row[j - 1].mul(&b);
+                    }
+                    // b ← b^(2^W) = (b^(2^(W−1)))²
+                    b = cyclotomic_square(&row[TABLE_ENTRIES - 1]);
+                    rows.push(row.map(|e| e.to_backend()));
+                }
+                rows.into_boxed_slice()
             }
-            // b ← b^(2^W) = (b^(2^(W−1)))²
-            b = cyclotomic_square(&row[TABLE_ENTRIES - 1]);
-            rows.push(row);
         }
         Self {
-            rows: rows.into_boxed_slice(),
+            rows: B::dispatch(Build(&g.0)),
             base: *g,
         }
     }
@@ -335,25 +396,36 @@ impl<B: Backend> GtTable<B> {
         &self.base
     }
 
-    /// `g^k` for a **secret** exponent (little-endian limbs), constant time.
+    /// `g^k` for a **secret** exponent (little-endian limbs), constant time. Dispatches once
+    /// (`Backend::dispatch`); entries are copied to the running backend as they are read.
     pub fn pow(&self, k: &[u64; 4]) -> Gt<B> {
-        let (mut k0, mut k1) = split_exponent(k);
-        let mut d0 = signed_digits::<TABLE_W, TABLE_ROWS>(k0);
-        let mut d1 = signed_digits::<TABLE_W, TABLE_ROWS>(k1);
-        let mut acc0 = ct_lookup(&self.rows[0], d0[0]);
-        let mut acc1 = ct_lookup(&self.rows[0], d1[0]);
-        for (i, row) in self.rows.iter().enumerate().skip(1) {
-            acc0 = acc0.mul(&ct_lookup(row, d0[i]));
-            acc1 = acc1.mul(&ct_lookup(row, d1[i]));
+        struct Pow<'a, B: Backend>(&'a [[Fp12<B>; TABLE_ENTRIES]], &'a [u64; 4]);
+        impl<B: Backend> Job for Pow<'_, B> {
+            type Output = Fp12<B>;
+            fn run<B2: Backend>(self) -> Fp12<B> {
+                let rows = self.0;
+                let lookup =
+                    |row: &[Fp12<B>; TABLE_ENTRIES], d: i8| ct_lookup(row, d).to_backend::<B2>();
+                let (mut k0, mut k1) = split_exponent(self.1);
+                let mut d0 = signed_digits::<TABLE_W, TABLE_ROWS>(k0);
+                let mut d1 = signed_digits::<TABLE_W, TABLE_ROWS>(k1);
+                let mut acc0 = lookup(&rows[0], d0[0]);
+                let mut acc1 = lookup(&rows[0], d1[0]);
+                for (i, row) in rows.iter().enumerate().skip(1) {
+                    acc0 = acc0.mul(&lookup(row, d0[i]));
+                    acc1 = acc1.mul(&lookup(row, d1[i]));
+                }
+                let r = acc0.mul(&acc1.frobenius_map(1)).to_backend();
+                d0.zeroize();
+                d1.zeroize();
+                k0.zeroize();
+                k1.zeroize();
+                acc0.zeroize();
+                acc1.zeroize();
+                r
+            }
         }
-        let r = acc0.mul(&acc1.frobenius_map(1));
-        d0.zeroize();
-        d1.zeroize();
-        k0.zeroize();
-        k1.zeroize();
-        acc0.zeroize();
-        acc1.zeroize();
-        Gt(r)
+        Gt(B::dispatch(Pow(&self.rows, k)))
     }
 
     /// `g^k` for a secret scalar k ∈ Z/nZ, constant time.

@@ -13,6 +13,13 @@
 //!   conjugation, constant-time exponentiation, `pow_vartime`, fixed-base tables [`GtTable`], and
 //!   the 384-byte GM/T 0044 encoding.
 //!
+//! Every entry point above (and [`G2Prepared::new`], [`Gt`]'s products, exponentiations and
+//! checked decoding, [`GtTable`]) dispatches once per call through `Backend::dispatch`: on a
+//! pure backend it runs on that backend; on `sm_field::Asm` = `Auto` (x86_64) it asks the CPU
+//! once and runs the whole call on `MulxIfma` (the IFMA-batched tower), `Mulx` or `U64`, moving
+//! the inputs and the result by limb copy (`to_backend`). Prepared values ([`G2Prepared`],
+//! [`GtTable`]) hold limbs that are valid on every backend.
+//!
 //! With the `research` feature, [`research`] traces the Miller loop step by step and the final
 //! exponentiation's intermediates, for debugging against another implementation, and
 //! [`research::variants`] holds the pairing-optimization ledger's variants.

@@ -29,6 +29,16 @@ pub struct LineCoeffs<B: Backend> {
 }
 
 impl<B: Backend> LineCoeffs<B> {
+    /// The same line over backend `B2` (a limb copy).
+    #[inline(always)]
+    pub fn to_backend<B2: Backend>(&self) -> LineCoeffs<B2> {
+        LineCoeffs {
+            c0: self.c0.to_backend(),
+            c2: self.c2.to_backend(),
+            c3: self.c3.to_backend(),
+        }
+    }
+
     /// `f · l(P)`: `xp` is x̃P (−3·xP or −xP, see the type docs), `yp` is P's y-coordinate
     /// (4 GF(p) multiplications + a 13-multiplication sparse GF(p¹²) product).
     #[inline]

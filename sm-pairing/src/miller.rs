@@ -12,11 +12,11 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use sm_field::{Backend, Fp, Fp12, Fp2, Sm9P};
+use sm_field::{Backend, Fp, Fp12, Fp2, Job, Sm9P};
 use subtle::{Choice, ConditionallySelectable};
 
 use crate::exponent::naf;
-use crate::final_exp::final_exponentiation;
+use crate::final_exp::final_exponentiation_on;
 use crate::lines::{G2Projective, LineCoeffs};
 use crate::{G1Affine, G2Affine, Gt, ATE_LOOP};
 
@@ -135,16 +135,26 @@ impl<B: Backend> LineSource<B> for OnTheFly<B> {
     }
 }
 
-/// Lines read back from a [`G2Prepared`].
-struct Replay<'a, B: Backend> {
-    lines: &'a [LineCoeffs<B>; NUM_LINES],
+/// Lines read back from a [`G2Prepared`] built on backend `BS`, copied to the backend the loop
+/// runs on (a limb copy per line: the prepared lines serve every backend).
+struct Replay<'a, BS: Backend> {
+    lines: &'a [LineCoeffs<BS>; NUM_LINES],
     next: usize,
 }
 
-impl<B: Backend> LineSource<B> for Replay<'_, B> {
+impl<'a, BS: Backend> Replay<'a, BS> {
+    fn new(q: &'a G2Prepared<BS>) -> Self {
+        Self {
+            lines: &q.lines,
+            next: 0,
+        }
+    }
+}
+
+impl<BS: Backend, B: Backend> LineSource<B> for Replay<'_, BS> {
     #[inline]
     fn line(&mut self, _step: Step) -> LineCoeffs<B> {
-        let l = self.lines[self.next];
+        let l = self.lines[self.next].to_backend();
         self.next += 1;
         l
     }
@@ -236,57 +246,117 @@ pub(crate) fn drive_observed<B: Backend, S: LineSource<B>>(
     f
 }
 
-/// The Miller loop f_{a,Q}(P)·l_{aQ,π(Q)}(P)·l_{aQ+π(Q),−π²(Q)}(P) (numerators only), before the
-/// final exponentiation. Constant time in P and Q.
-pub fn miller_loop<B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> Fp12<B> {
-    drive(&mut [(G1Side::new(p, q.is_identity()), OnTheFly::new(q))])
-}
-
-/// The product of the Miller loops of all pairs, sharing one squaring chain.
-pub fn multi_miller_loop<B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Fp12<B> {
+/// The pairs' Miller loops on backend `B` (no dispatch: the jobs below call it).
+fn miller_on<B: Backend, BS: Backend>(pairs: &[(G1Affine<BS>, G2Affine<BS>)]) -> Fp12<B> {
+    if let [(p, q)] = pairs {
+        let (p, q) = (p.to_backend::<B>(), q.to_backend::<B>());
+        return drive(&mut [(G1Side::new(&p, q.is_identity()), OnTheFly::new(&q))]);
+    }
     let mut v: Vec<_> = pairs
         .iter()
-        .map(|(p, q)| (G1Side::new(p, q.is_identity()), OnTheFly::new(q)))
+        .map(|(p, q)| {
+            let (p, q) = (p.to_backend::<B>(), q.to_backend::<B>());
+            (G1Side::new(&p, q.is_identity()), OnTheFly::new(&q))
+        })
         .collect();
     drive(&mut v)
 }
 
-/// The product of the Miller loops for P's paired with prepared G2 points.
-pub fn multi_miller_loop_prepared<B: Backend>(pairs: &[(G1Affine<B>, &G2Prepared<B>)]) -> Fp12<B> {
+/// The prepared pairs' Miller loops on backend `B`.
+fn miller_prepared_on<B: Backend, BS: Backend>(
+    pairs: &[(G1Affine<BS>, &G2Prepared<BS>)],
+) -> Fp12<B> {
+    if let [(p, q)] = pairs {
+        let side = G1Side::new(&p.to_backend::<B>(), q.infinity);
+        return drive(&mut [(side, Replay::new(q))]);
+    }
     let mut v: Vec<_> = pairs
         .iter()
         .map(|(p, q)| {
             (
-                G1Side::new(p, q.infinity),
-                Replay {
-                    lines: &q.lines,
-                    next: 0,
-                },
+                G1Side::new(&p.to_backend::<B>(), q.infinity),
+                Replay::new(q),
             )
         })
         .collect();
     drive(&mut v)
 }
 
+/// A product of Miller loops (and optionally the final exponentiation) as one dispatched job.
+struct MillerJob<'a, B: Backend> {
+    pairs: &'a [(G1Affine<B>, G2Affine<B>)],
+}
+
+impl<B: Backend> Job for MillerJob<'_, B> {
+    type Output = Fp12<B>;
+    fn run<B2: Backend>(self) -> Fp12<B> {
+        miller_on::<B2, B>(self.pairs).to_backend()
+    }
+}
+
+/// [`MillerJob`] followed by the final exponentiation.
+struct PairingJob<'a, B: Backend> {
+    pairs: &'a [(G1Affine<B>, G2Affine<B>)],
+}
+
+impl<B: Backend> Job for PairingJob<'_, B> {
+    type Output = Gt<B>;
+    fn run<B2: Backend>(self) -> Gt<B> {
+        final_exponentiation_on(&miller_on::<B2, B>(self.pairs)).to_backend()
+    }
+}
+
+/// Miller loops over prepared G2 points, optionally followed by the final exponentiation.
+struct PreparedJob<'a, 'b, B: Backend, const FINAL: bool> {
+    pairs: &'a [(G1Affine<B>, &'b G2Prepared<B>)],
+}
+
+impl<B: Backend> Job for PreparedJob<'_, '_, B, false> {
+    type Output = Fp12<B>;
+    fn run<B2: Backend>(self) -> Fp12<B> {
+        miller_prepared_on::<B2, B>(self.pairs).to_backend()
+    }
+}
+
+impl<B: Backend> Job for PreparedJob<'_, '_, B, true> {
+    type Output = Gt<B>;
+    fn run<B2: Backend>(self) -> Gt<B> {
+        final_exponentiation_on(&miller_prepared_on::<B2, B>(self.pairs)).to_backend()
+    }
+}
+
+// The entry points below dispatch once per call (`Backend::dispatch`): with `Auto` the whole
+// call runs on the pure backend the CPU supports (the IFMA-batched tower where it has IFMA).
+
+/// The Miller loop f_{a,Q}(P)·l_{aQ,π(Q)}(P)·l_{aQ+π(Q),−π²(Q)}(P) (numerators only), before the
+/// final exponentiation. Constant time in P and Q.
+pub fn miller_loop<B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> Fp12<B> {
+    B::dispatch(MillerJob { pairs: &[(*p, *q)] })
+}
+
+/// The product of the Miller loops of all pairs, sharing one squaring chain.
+pub fn multi_miller_loop<B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Fp12<B> {
+    B::dispatch(MillerJob { pairs })
+}
+
+/// The product of the Miller loops for P's paired with prepared G2 points.
+pub fn multi_miller_loop_prepared<B: Backend>(pairs: &[(G1Affine<B>, &G2Prepared<B>)]) -> Fp12<B> {
+    B::dispatch(PreparedJob::<B, false> { pairs })
+}
+
 /// The SM9 pairing e(P, Q) (R-ate; GM/T 0044.1 §B.4.2 defines e with P ∈ G1, Q ∈ G2 on E').
 pub fn pairing<B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> Gt<B> {
-    final_exponentiation(&miller_loop(p, q))
+    B::dispatch(PairingJob { pairs: &[(*p, *q)] })
 }
 
 /// ∏ e(Pᵢ, Qᵢ) with one shared Miller loop and one final exponentiation.
 pub fn multi_pairing<B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Gt<B> {
-    final_exponentiation(&multi_miller_loop(pairs))
+    B::dispatch(PairingJob { pairs })
 }
 
 /// e(P, Q) for a prepared Q.
 pub fn pairing_prepared<B: Backend>(p: &G1Affine<B>, q: &G2Prepared<B>) -> Gt<B> {
-    final_exponentiation(&drive(&mut [(
-        G1Side::new(p, q.infinity),
-        Replay {
-            lines: &q.lines,
-            next: 0,
-        },
-    )]))
+    B::dispatch(PreparedJob::<B, true> { pairs: &[(*p, q)] })
 }
 
 /// The line coefficients of the Miller loop for a fixed G2 point ([`NUM_LINES`] lines, ≈ 14.8 KB),
@@ -299,15 +369,23 @@ pub struct G2Prepared<B: Backend> {
 }
 
 impl<B: Backend> G2Prepared<B> {
-    /// Runs the schedule once on Q and records its lines. Constant time in Q.
+    /// Runs the schedule once on Q and records its lines. Constant time in Q. Dispatches once
+    /// (`Backend::dispatch`); the lines are stored as `B` limbs and serve every backend.
     pub fn new(q: &G2Affine<B>) -> Self {
-        let mut src = OnTheFly::new(q);
-        let mut lines = Box::new([LineCoeffs::default(); NUM_LINES]);
-        for (l, step) in lines.iter_mut().zip(LOOP_SCHEDULE.iter()) {
-            *l = src.line(*step);
+        struct Prepare<'a, B: Backend>(&'a G2Affine<B>);
+        impl<B: Backend> Job for Prepare<'_, B> {
+            type Output = Box<[LineCoeffs<B>; NUM_LINES]>;
+            fn run<B2: Backend>(self) -> Self::Output {
+                let mut src = OnTheFly::new(&self.0.to_backend::<B2>());
+                let mut lines = Box::new([LineCoeffs::default(); NUM_LINES]);
+                for (l, step) in lines.iter_mut().zip(LOOP_SCHEDULE.iter()) {
+                    *l = src.line(*step).to_backend();
+                }
+                lines
+            }
         }
         Self {
-            lines,
+            lines: B::dispatch(Prepare(q)),
             infinity: q.is_identity(),
         }
     }

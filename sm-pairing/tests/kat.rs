@@ -160,10 +160,31 @@ fn known_answers_u32() {
     run::<sm_field::U32>();
 }
 
+/// `Asm` (`Auto` on x86_64: each entry point dispatches to `MulxIfma`, `Mulx` or `U64`).
 #[cfg(all(feature = "asm", any(target_arch = "x86_64", target_arch = "aarch64")))]
 #[test]
 fn known_answers_asm() {
     run::<sm_field::Asm>();
+}
+
+/// The pure x86_64 backends by name (the IFMA-batched tower and the scalar MULX one).
+#[cfg(all(feature = "asm", target_arch = "x86_64"))]
+#[test]
+fn known_answers_mulx() {
+    use sm_field::backend::cpu;
+    if sm_testvectors::backend_runs_here("Mulx", cpu::has_mulx_adx(), "SM_EXPECT_MULX") {
+        run::<sm_field::Mulx>();
+    }
+}
+
+#[cfg(all(feature = "asm", target_arch = "x86_64"))]
+#[test]
+fn known_answers_mulx_ifma() {
+    use sm_field::backend::cpu;
+    let here = cpu::has_mulx_adx() && cpu::has_ifma();
+    if sm_testvectors::backend_runs_here("MulxIfma", here, "SM_EXPECT_IFMA") {
+        run::<sm_field::MulxIfma>();
+    }
 }
 
 /// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).

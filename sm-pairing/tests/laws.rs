@@ -233,6 +233,44 @@ fn backends_agree() {
     assert_eq!(run::<sm_field::U32>(), r);
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     assert_eq!(run::<sm_field::Asm>(), r);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use sm_field::backend::cpu;
+        if sm_testvectors::backend_runs_here("Mulx", cpu::has_mulx_adx(), "SM_EXPECT_MULX") {
+            assert_eq!(run::<sm_field::Mulx>(), r);
+        }
+        let here = cpu::has_mulx_adx() && cpu::has_ifma();
+        if sm_testvectors::backend_runs_here("MulxIfma", here, "SM_EXPECT_IFMA") {
+            assert_eq!(run::<sm_field::MulxIfma>(), r);
+        }
+    }
+}
+
+/// Values cross backends by limb copy: a prepared point, a GT table and points built on one
+/// backend serve the entry points of another, with the same bytes.
+#[cfg(feature = "all-backends")]
+#[test]
+fn values_move_between_backends() {
+    use sm_field::U32;
+    use sm_pairing::{pairing_prepared, G2Prepared, GtTable};
+    let (p, q) = (G1Affine::<U64>::GENERATOR, G2Affine::<U64>::GENERATOR);
+    let e = pairing(&p, &q);
+    let (p32, q32) = (p.to_backend::<U32>(), q.to_backend::<U32>());
+    assert_eq!(p32, G1Affine::<U32>::GENERATOR);
+    assert_eq!(q32.to_backend::<U64>(), q);
+    assert_eq!(pairing(&p32, &q32).to_backend::<U64>(), e);
+    let prepared = G2Prepared::new(&q32);
+    assert_eq!(pairing_prepared(&p32, &prepared).to_bytes(), e.to_bytes());
+    let k = [3, 5, 7, 11];
+    let table = GtTable::new(&e.to_backend::<U32>());
+    assert_eq!(table.pow(&k).to_bytes(), e.pow(&k).to_bytes());
+    assert_eq!(e.mul(&e), e.square());
+    assert_eq!(
+        Gt::<U32>::from_bytes_checked(&e.to_bytes())
+            .unwrap()
+            .to_backend::<U64>(),
+        e
+    );
 }
 
 /// The backend suites above are all compiled under `cargo xtask test` (`SM_EXPECT_ALL_BACKENDS`).

@@ -117,6 +117,36 @@ pub fn expect_ifma() -> bool {
     }
 }
 
+/// Whether the tests of a backend that needs CPU instructions (`sm_field::Mulx`, `MulxIfma`) run
+/// here: `runs_here` is the CPU probe's answer. Where the CPU lacks them, only the declaration
+/// `env=0` (`cargo xtask test` sets `SM_EXPECT_MULX` / `SM_EXPECT_IFMA` from /proc/cpuinfo) skips
+/// them, with a line on stderr; anything else panics, so a backend is never skipped silently.
+/// `env=1` on a CPU without them panics too.
+pub fn backend_runs_here(backend: &str, runs_here: bool, env: &str) -> bool {
+    use std::io::Write;
+    let declared = std::env::var(env).ok();
+    writeln!(
+        std::io::stderr(),
+        "backend {backend}: {}",
+        if runs_here {
+            "kernels run on this CPU"
+        } else {
+            "NOT RUN (this CPU lacks its instructions)"
+        }
+    )
+    .expect("stderr");
+    assert!(
+        runs_here || declared.as_deref() != Some("1"),
+        "{backend}: {env}=1 but this CPU lacks the backend's instructions"
+    );
+    assert!(
+        runs_here || declared.as_deref() == Some("0"),
+        "{backend}: this CPU lacks the backend's instructions; set {env}=0 to declare that \
+         (a backend is never skipped silently)"
+    );
+    runs_here
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

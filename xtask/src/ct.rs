@@ -92,10 +92,18 @@ fn parse(args: &[String]) -> Result<Opts, String> {
 
 fn default_backends() -> Vec<String> {
     let mut v = vec!["u32".to_string(), "u64".to_string()];
-    if cfg!(target_arch = "x86_64") && sm_field::Asm::is_supported() {
+    if cpu_has_mulx_adx() {
         v.push("asm".to_string());
     }
     v
+}
+
+/// Whether this CPU runs the `asm` harness (on x86_64 it is `Mulx`, which needs BMI2/ADX).
+fn cpu_has_mulx_adx() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return sm_field::backend::cpu::has_mulx_adx();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
 }
 
 /// Builds the harness for `backend`; returns the binary's path.

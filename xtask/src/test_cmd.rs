@@ -7,8 +7,9 @@
 
 use std::process::Command;
 
-/// `SM_EXPECT_IFMA`, `SM_EXPECT_AVX512` and `SM_EXPECT_GFNI` ("1" or "0") from the flags of
-/// /proc/cpuinfo, unless already set: the SIMD tests fail when a kernel expected here did not run.
+/// `SM_EXPECT_MULX`, `SM_EXPECT_IFMA`, `SM_EXPECT_AVX512` and `SM_EXPECT_GFNI` ("1" or "0") from
+/// the flags of /proc/cpuinfo, unless already set: the SIMD tests fail when a kernel expected here
+/// did not run.
 fn kernel_expectations() -> Vec<(&'static str, &'static str)> {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let flags: Vec<&str> = cpuinfo
@@ -18,6 +19,7 @@ fn kernel_expectations() -> Vec<(&'static str, &'static str)> {
         .unwrap_or_default();
     let has = |f: &str| flags.contains(&f);
     let all = [
+        ("SM_EXPECT_MULX", has("bmi2") && has("adx")),
         ("SM_EXPECT_IFMA", has("avx512f") && has("avx512ifma")),
         ("SM_EXPECT_AVX512", has("avx512f")),
         ("SM_EXPECT_GFNI", has("gfni")),

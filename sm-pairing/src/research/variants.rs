@@ -855,8 +855,50 @@ fn frobenius_addends<B: Backend>(x: &Fp2<B>, y: &Fp2<B>) -> [(Fp2<B>, Fp2<B>); 2
 }
 
 /// The product of the Miller loops of the pairs under `C` (points must not be the identity).
-/// For [`Production`] this equals [`crate::multi_miller_loop`].
+/// For [`Production`] this equals [`crate::multi_miller_loop`]. Like the production entry points,
+/// the public functions of this block dispatch once per call ([`Backend::dispatch`]), so the
+/// ledger times variants and production on the same pure backend.
 pub fn multi_miller_loop<C: Config, B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Fp12<B> {
+    B::dispatch(Stages::<C, B> {
+        pairs,
+        f: None,
+        finish: false,
+        _c: PhantomData,
+    })
+    .0
+}
+
+/// The stages of the variant pairing as one dispatched job: the Miller loop of `pairs` (or `f`
+/// when given), then the final exponentiation when `finish`.
+struct Stages<'a, C, B: Backend> {
+    pairs: &'a [(G1Affine<B>, G2Affine<B>)],
+    f: Option<&'a Fp12<B>>,
+    finish: bool,
+    _c: PhantomData<C>,
+}
+
+impl<C: Config, B: Backend> sm_field::Job for Stages<'_, C, B> {
+    type Output = (Fp12<B>, Option<Gt<B>>);
+    fn run<B2: Backend>(self) -> (Fp12<B>, Option<Gt<B>>) {
+        let f = match self.f {
+            Some(f) => f.to_backend::<B2>(),
+            None => {
+                let pairs: Vec<_> = self
+                    .pairs
+                    .iter()
+                    .map(|(p, q)| (p.to_backend::<B2>(), q.to_backend::<B2>()))
+                    .collect();
+                multi_miller_loop_on::<C, B2>(&pairs)
+            }
+        };
+        let e = self
+            .finish
+            .then(|| final_exponentiation_on::<C, B2>(&f).to_backend());
+        (f.to_backend(), e)
+    }
+}
+
+fn multi_miller_loop_on<C: Config, B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Fp12<B> {
     type P<C, B> = <<C as Config>::Lines as Lines>::Point<B>;
     let q: Vec<_> = pairs.iter().map(|(_, q)| g2_xy(q)).collect();
     let mut pts: Vec<P<C, B>> = q.iter().map(|(x, y)| C::Lines::start(x, y)).collect();
@@ -916,21 +958,37 @@ pub fn miller_loop<C: Config, B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> F
     multi_miller_loop::<C, B>(&[(*p, *q)])
 }
 
-/// The final exponentiation under `C`: easy part f^((p⁶ − 1)(p² + 1)), then `C::Hard`.
-pub fn final_exponentiation<C: Config, B: Backend>(f: &Fp12<B>) -> Gt<B> {
+fn final_exponentiation_on<C: Config, B: Backend>(f: &Fp12<B>) -> Gt<B> {
     let f1 = C::Tower::mul12(&f.conjugate(), &invert12::<C::Tower, B>(f));
     let easy = C::Tower::mul12(&f1.frobenius_map(2), &f1);
     Gt::from_fp12_unchecked(C::Hard::hard::<C, B>(&easy))
 }
 
+/// The final exponentiation under `C`: easy part f^((p⁶ − 1)(p² + 1)), then `C::Hard`.
+pub fn final_exponentiation<C: Config, B: Backend>(f: &Fp12<B>) -> Gt<B> {
+    let (_, e) = B::dispatch(Stages::<C, B> {
+        pairs: &[],
+        f: Some(f),
+        finish: true,
+        _c: PhantomData,
+    });
+    e.expect("finish was asked")
+}
+
 /// e(P, Q) under `C`.
 pub fn pairing<C: Config, B: Backend>(p: &G1Affine<B>, q: &G2Affine<B>) -> Gt<B> {
-    final_exponentiation::<C, B>(&miller_loop::<C, B>(p, q))
+    multi_pairing::<C, B>(&[(*p, *q)])
 }
 
 /// ∏ e(Pᵢ, Qᵢ) under `C`.
 pub fn multi_pairing<C: Config, B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Gt<B> {
-    final_exponentiation::<C, B>(&multi_miller_loop::<C, B>(pairs))
+    let (_, e) = B::dispatch(Stages::<C, B> {
+        pairs,
+        f: None,
+        finish: true,
+        _c: PhantomData,
+    });
+    e.expect("finish was asked")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -978,13 +1036,24 @@ pub fn gt_pow_unsplit<B: Backend>(g: &Gt<B>, k: &[u64; 4]) -> Gt<B> {
 }
 
 /// A backend that forwards to `B` but never batches products ([`Backend::mul_batch`] one pair
-/// at a time, [`Backend::batch_preferred`] false): `NoBatch<Asm>` is the asm backend without
-/// its AVX-512 IFMA batching.
+/// at a time, [`Backend::BATCH`] false): `NoBatch<MulxIfma>` is the x86_64 backend without its
+/// AVX-512 IFMA batching. Its [`Backend::dispatch`] follows `B`'s and keeps the wrapper, so
+/// `NoBatch<Asm>` runs entry points on `NoBatch<MulxIfma>` on an IFMA CPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoBatch<B: Backend>(PhantomData<fn() -> B>);
 
 impl<B: Backend> Backend for NoBatch<B> {
     const NAME: &'static str = "nobatch";
+    fn dispatch<J: sm_field::Job>(job: J) -> J::Output {
+        struct Wrap<J>(J);
+        impl<J: sm_field::Job> sm_field::Job for Wrap<J> {
+            type Output = J::Output;
+            fn run<B2: Backend>(self) -> J::Output {
+                self.0.run::<NoBatch<B2>>()
+            }
+        }
+        B::dispatch(Wrap(job))
+    }
     fn add<M: Modulus>(a: &sm_field::Limbs, b: &sm_field::Limbs) -> sm_field::Limbs {
         B::add::<M>(a, b)
     }

@@ -1,8 +1,8 @@
 //! aarch64 backend: inline assembly with `MUL`/`UMULH` products, `ADDS`/`ADCS`/`ADC` and
 //! `SUBS`/`SBCS` carry chains and `CSEL` selections.
 //!
-//! Everything used is in the base Armv8-A instruction set, so [`Asm::is_supported`] is always
-//! true on aarch64 (it exists for parity with the x86_64 backend).
+//! Everything used is in the base Armv8-A instruction set, so [`Aarch64`] runs on every aarch64
+//! CPU: it is a pure backend type with nothing to probe (`sm_field::Asm` names it on aarch64).
 //!
 //! Multiplication and squaring are separated operand scanning (Koç, Acar, Kaliski, "Analyzing
 //! and comparing Montgomery multiplication algorithms", IEEE Micro 1996, SOS):
@@ -31,17 +31,7 @@ use crate::{Limbs, Modulus};
 
 /// aarch64 `MUL`/`UMULH`/`ADCS`/`CSEL` backend (base Armv8-A: no feature check needed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Asm;
-
-impl Asm {
-    /// Whether this CPU can run the [`Asm`] backend: always `true` on aarch64 (`MUL`, `UMULH`,
-    /// `ADCS`, `CSEL` are base Armv8-A). Present so callers can share code with x86_64, where
-    /// the answer depends on BMI2/ADX.
-    #[inline(always)]
-    pub fn is_supported() -> bool {
-        true
-    }
-}
+pub struct Aarch64;
 
 /// The modulus limbs followed by `-p^-1 mod 2^64`, laid out for the kernels
 /// (`[p0, p1, p2, p3, inv]`).
@@ -284,7 +274,7 @@ fn square_mont<M: Modulus>(a: &Limbs) -> Limbs {
     [r0, r1, r2, r3]
 }
 
-impl Backend for Asm {
+impl Backend for Aarch64 {
     const NAME: &'static str = "asm";
 
     /// `a + b` on a carry chain into a carry word, `p` subtracted on a borrow chain through that

@@ -1,5 +1,6 @@
-//! Eight Montgomery multiplications at once with AVX-512 IFMA (`vpmadd52luq`/`vpmadd52huq`),
-//! the batched kernel behind [`Asm::mul_batch`](super::asm::Asm) on x86_64.
+//! [`MulxIfma`]: the [`Mulx`] scalar kernels plus eight Montgomery multiplications at once with
+//! AVX-512 IFMA (`vpmadd52luq`/`vpmadd52huq`) in [`Backend::mul_batch`], and
+//! [`Backend::BATCH`] `= true`, so the tower formulas stage their products in batches.
 //!
 //! Lane i of every `__m512i` belongs to product i. Operands are 4 × 64-bit limbs in memory; after
 //! an 8 × 4 transpose (`vpermt2q`) they are split into five 52-bit limbs (radix 2^52, the width
@@ -25,41 +26,80 @@
 //! final subtraction is a mask blend. Only the number of products (public) picks the load/store
 //! masks of a partial group.
 //!
-//! The functions here need AVX-512F and AVX512-IFMA; [`available`] detects them (CPUID and the
-//! OS-enabled ZMM state in XCR0, via `cpufeatures`, answer cached) and callers only reach
-//! [`mul_batch`] after it said yes. Valgrind's emulated CPUID hides AVX-512 (and it cannot run
-//! it), so the constant-time harness under memcheck exercises the scalar MULX/ADX path; this
+//! The vector functions here need AVX-512F and AVX512-IFMA (`#[target_feature]`: calling them
+//! on a CPU without is undefined behaviour). [`MulxIfma::mul_batch`] is the only caller and
+//! asserts [`cpu::has_ifma`] first: a soundness guard, not a dispatch (the assertion holds
+//! wherever `MulxIfma` is used as documented, it costs one load of the cached probe answer per
+//! batch, and a program that names `MulxIfma` on the wrong CPU panics instead of running vector
+//! code the CPU lacks). Valgrind's emulated CPUID hides AVX-512 (and it cannot run it), so the
+//! constant-time harness under memcheck exercises the scalar MULX/ADX kernels ([`Mulx`]); this
 //! vector kernel is constant time by construction (above).
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
-use core::sync::atomic::{AtomicU8, Ordering};
 
+use super::Mulx;
+use crate::backend::{cpu, Backend};
 use crate::{Limbs, Modulus};
 
-cpufeatures::new!(ifma_cpuid, "avx512f", "avx512ifma");
+/// x86_64 MULX/ADCX/ADOX scalar kernels ([`Mulx`]) and the AVX-512 IFMA batched
+/// multiplication, with [`BATCH`](Backend::BATCH) `= true`.
+///
+/// **Requirement: the CPU has BMI2, ADX, AVX-512F and AVX512-IFMA, enabled by the OS**
+/// ([`cpu::has_ifma`] and [`cpu::has_mulx_adx`]). The scalar products behave like [`Mulx`]'s on
+/// a CPU without BMI2/ADX (`SIGILL`); [`mul_batch`](Backend::mul_batch) panics on a CPU without
+/// IFMA (see the module docs). [`Auto`](super::Auto)'s dispatch picks it after probing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MulxIfma;
 
-/// Test/diagnostic override: 0 = detect, 1 = off.
-static DISABLED: AtomicU8 = AtomicU8::new(0);
+/// Smallest batch that [`MulxIfma::mul_batch`](Backend::mul_batch) hands to the IFMA kernel
+/// (smaller ones take the scalar kernel; a partial group of eight computes on zeros in its
+/// missing lanes). The tower batches 12 to 54 products, so this only concerns direct callers.
+pub const IFMA_MIN_BATCH: usize = 4;
 
-/// Whether this CPU (and OS) supports AVX-512F with IFMA and the kernel is not switched off by
-/// [`override_ifma`]. CPUID runs once (`cpufeatures` caches the answer).
-#[inline]
-pub fn available() -> bool {
-    DISABLED.load(Ordering::Relaxed) == 0 && ifma_cpuid::get()
-}
+impl Backend for MulxIfma {
+    const NAME: &'static str = "mulx-ifma";
+    const BATCH: bool = true;
 
-/// Test hook: `Some(false)` switches the IFMA kernel off (batched products then take the scalar
-/// kernel, as on a CPU without IFMA); `None` and `Some(true)` re-enable detection (the kernel still
-/// only runs where the CPU supports it).
-#[doc(hidden)]
-pub fn override_ifma(enabled: Option<bool>) {
-    let v = match enabled {
-        Some(false) => 1,
-        _ => 0,
-    };
-    DISABLED.store(v, Ordering::Relaxed);
+    #[inline(always)]
+    fn add<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        Mulx::add::<M>(a, b)
+    }
+    #[inline(always)]
+    fn sub<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        Mulx::sub::<M>(a, b)
+    }
+    #[inline(always)]
+    fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        Mulx::mul::<M>(a, b)
+    }
+    #[inline(always)]
+    fn square<M: Modulus>(a: &Limbs) -> Limbs {
+        Mulx::square::<M>(a)
+    }
+
+    /// Eight products per AVX-512 IFMA pass for batches of at least [`IFMA_MIN_BATCH`]; the
+    /// scalar kernel per pair below. Both give the same limbs.
+    ///
+    /// # Panics
+    /// On a CPU without AVX-512F/IFMA (the soundness guard of the module docs).
+    #[inline]
+    fn mul_batch<M: Modulus>(a: &[Limbs], b: &[Limbs], out: &mut [Limbs]) {
+        let n = out.len().min(a.len()).min(b.len());
+        if n >= IFMA_MIN_BATCH {
+            assert!(
+                cpu::has_ifma(),
+                "MulxIfma used on a CPU without AVX-512 IFMA"
+            );
+            // SAFETY: `cpu::has_ifma` confirmed AVX-512F and AVX512-IFMA (CPUID and XCR0).
+            unsafe { mul_batch::<M>(a, b, out) };
+        } else {
+            for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
+                *o = Mulx::mul::<M>(x, y);
+            }
+        }
+    }
 }
 
 const MASK52: u64 = (1 << 52) - 1;
@@ -86,9 +126,9 @@ impl<M: Modulus> Params52<M> {
 /// slices is touched; the missing lanes compute on zeros).
 ///
 /// # Safety
-/// The CPU must support AVX-512F and AVX512-IFMA ([`available`] returned `true`).
+/// The CPU must support AVX-512F and AVX512-IFMA ([`cpu::has_ifma`] returned `true`).
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub unsafe fn mul_batch<M: Modulus>(a: &[Limbs], b: &[Limbs], out: &mut [Limbs]) {
+unsafe fn mul_batch<M: Modulus>(a: &[Limbs], b: &[Limbs], out: &mut [Limbs]) {
     let n = out.len().min(a.len()).min(b.len());
     let mut i = 0;
     while i + 8 <= n {
