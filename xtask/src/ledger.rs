@@ -6,7 +6,8 @@
 //!
 //! Pairing rows come from `sm_pairing::research::variants::visit_rows` (one row per strategy
 //! type there); GT, G1/G2 and backend rows compare production functions with each other or with
-//! the plain variant written in `variants`. `--markdown FILE` writes the generated document
+//! the plain variant written in `variants`; the backend rows also time SM9 sign, verify and
+//! decrypt (`sm9` is generic over the backend), where the backend choice reaches the protocols. `--markdown FILE` writes the generated document
 //! (`docs/LEDGER.md`), never edited by hand.
 
 use std::fmt::Write as _;
@@ -122,6 +123,61 @@ fn production_pairing<B: Backend>() -> Made {
             }
         }),
     )
+}
+
+/// SM9 operations on backend `B` (keys and inputs from a fixed seed, so every backend makes the
+/// same bytes): 0 = sign (fixed nonce), 1 = verify, 2 = decrypt 32 bytes (KDF stream, SM3 MAC).
+fn sm9_protocol<B: Backend, const OP: u8>() -> Made {
+    use rand::SeedableRng;
+    use sm9::generic::{EncMasterKey, SignMasterKey};
+    use sm9::{EncryptionMode, MacMode};
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(20);
+    let (id, msg) = (b"alice@example.com", [0x5au8; 32]);
+    let kgc = SignMasterKey::<B>::generate(&mut rng);
+    let alice = kgc.extract(id).expect("extract");
+    let master = kgc.public_key().prepare();
+    let mut nonce = [0x33u8; 32];
+    nonce[0] = 0x0f; // below n
+    let sig = sm9::hazmat::sign_with_nonce(&alice, &master, &msg, &nonce).expect("sign");
+    let ekgc = EncMasterKey::<B>::generate(&mut rng);
+    let bob = ekgc.extract(id).expect("extract").prepare();
+    let ct = sm9::encrypt(
+        &ekgc.public_key().prepare(),
+        id,
+        &msg,
+        EncryptionMode::KdfStream,
+        MacMode::Sm3,
+        &mut rng,
+    )
+    .expect("encrypt");
+    match OP {
+        0 => (
+            sig.to_bytes().to_vec(),
+            Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(sm9::hazmat::sign_with_nonce(&alice, &master, &msg, &nonce).ok());
+                }
+            }),
+        ),
+        1 => (
+            vec![u8::from(sm9::verify(&master, id, &msg, &sig).is_ok())],
+            Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(sm9::verify(&master, id, black_box(&msg), &sig).is_ok());
+                }
+            }),
+        ),
+        _ => (
+            sm9::decrypt(&bob, id, &ct, MacMode::Sm3)
+                .expect("decrypt")
+                .to_vec(),
+            Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(sm9::decrypt(&bob, id, black_box(&ct), MacMode::Sm3).ok());
+                }
+            }),
+        ),
+    }
 }
 
 /// GT exponentiation of a pairing value: 0 = fixed-base table, 1 = `Gt::pow` (Frobenius split),
@@ -399,6 +455,52 @@ fn lines() -> Vec<Line> {
                 production_pairing::<AsmNoBatch>(),
             ],
         ));
+        // Where the backend choice reaches the protocols: SM9 sign, verify and decrypt.
+        type Op = fn() -> Made;
+        let protocol_rows: [(&str, [Op; 3]); 3] = [
+            (
+                "SM9 sign (fixed nonce)",
+                [
+                    sm9_protocol::<Asm, 0>,
+                    sm9_protocol::<Portable64, 0>,
+                    sm9_protocol::<AsmNoBatch, 0>,
+                ],
+            ),
+            (
+                "SM9 verify",
+                [
+                    sm9_protocol::<Asm, 1>,
+                    sm9_protocol::<Portable64, 1>,
+                    sm9_protocol::<AsmNoBatch, 1>,
+                ],
+            ),
+            (
+                "SM9 decrypt 32 B",
+                [
+                    sm9_protocol::<Asm, 2>,
+                    sm9_protocol::<Portable64, 2>,
+                    sm9_protocol::<AsmNoBatch, 2>,
+                ],
+            ),
+        ];
+        for (stage, [asm, portable, no_batch]) in protocol_rows {
+            out.push(line(
+                "asm backend (MULX/ADCX/ADOX)",
+                "portable u64 (u128 products)",
+                stage,
+                "Intel ADX white paper (Ozturk et al. 2012)",
+                None,
+                [asm(), portable()],
+            ));
+            out.push(line(
+                "asm with AVX-512 IFMA batching",
+                "asm, one product at a time",
+                stage,
+                "Drucker–Gueron 2016 (IFMA); batching needs avx512ifma on this CPU",
+                None,
+                [asm(), no_batch()],
+            ));
+        }
         out.push(line(
             "64-bit limbs (u64)",
             "32-bit limbs (u32)",
