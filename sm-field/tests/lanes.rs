@@ -2,12 +2,11 @@
 //! four moduli: every operation on random values and on edge values (0, 1, 2, p − 1, p − 2,
 //! values near 2^256 and near limb boundaries) at every lane position.
 //!
-//! On a CPU without AVX-512 IFMA these tests fail unless the environment says none is expected
+//! On a CPU without AVX-512 IFMA these tests fail unless the environment declares it absent
 //! (`SM_EXPECT_IFMA=0`, which `cargo xtask test` sets from /proc/cpuinfo; see
-//! `sm_testvectors::expect_ifma`); then they pass without checking anything, saying so on stderr.
+//! `sm_testvectors::backend_runs_here`); then they pass without checking anything, saying so on
+//! stderr.
 #![cfg(all(target_arch = "x86_64", feature = "asm"))]
-
-use std::io::Write;
 
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -16,26 +15,17 @@ use sm_field::{Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
 type F<M> = Fp<M, U64>;
 
-/// One line on stderr, written directly (not captured by the test harness).
-fn say(line: &str) {
-    std::io::stderr()
-        .write_all(format!("{line}\n").as_bytes())
-        .unwrap();
-}
-
-/// The token, or `None` where no IFMA is expected here; panics otherwise.
+/// The token, or `None` where the CPU lacks IFMA and `SM_EXPECT_IFMA=0` declares it; panics
+/// otherwise (`sm_testvectors::backend_runs_here`).
 fn token(test: &str) -> Option<Ifma> {
-    match Ifma::detect() {
-        Some(t) => {
-            say(&format!("{test}: IFMA lane kernels ran"));
-            Some(t)
-        }
-        None if !sm_testvectors::expect_ifma() => {
-            say(&format!("{test}: SKIPPED, no AVX-512 IFMA (none expected)"));
-            None
-        }
-        None => panic!("{test}: AVX-512 IFMA is expected (SM_EXPECT_IFMA / cpuinfo) but absent"),
-    }
+    let t = Ifma::detect();
+    sm_testvectors::backend_runs_here(
+        &format!("{test}: IFMA lanes"),
+        t.is_some(),
+        "SM_EXPECT_IFMA",
+    )
+    .then_some(t)
+    .flatten()
 }
 
 /// Values below p that stress carries, limb boundaries and the final subtractions.

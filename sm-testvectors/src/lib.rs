@@ -101,22 +101,6 @@ pub fn expect_backends(suite: &str, compiled: &[&str]) {
     );
 }
 
-/// Whether the AVX-512 IFMA kernels must run here: `SM_EXPECT_IFMA` ("1" or "0", set by
-/// `cargo xtask test` from /proc/cpuinfo) or, without the variable, whether /proc/cpuinfo lists
-/// avx512f and avx512ifma. Tests of IFMA code fail when this is true and the kernels did not
-/// run, so a CPU without IFMA passes only where the environment says so.
-pub fn expect_ifma() -> bool {
-    match std::env::var("SM_EXPECT_IFMA") {
-        Ok(v) => v == "1",
-        Err(_) => {
-            let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-            let flags = cpuinfo.lines().find(|l| l.starts_with("flags"));
-            let listed = |f: &str| flags.is_some_and(|l| l.split_whitespace().any(|w| w == f));
-            listed("avx512f") && listed("avx512ifma")
-        }
-    }
-}
-
 /// Whether the tests of a backend that needs CPU instructions (`sm_field::Mulx`, `MulxIfma`) run
 /// here: `runs_here` is the CPU probe's answer. Where the CPU lacks them, only the declaration
 /// `env=0` (`cargo xtask test` sets `SM_EXPECT_MULX` / `SM_EXPECT_IFMA` from /proc/cpuinfo) skips
