@@ -46,19 +46,29 @@ impl<'a> Lane<'a> {
         }
     }
 
+    /// The message's full blocks.
     #[inline]
-    fn block(&self, b: usize) -> &[u8; 64] {
-        if b < self.full {
-            &self.msg.as_chunks::<64>().0[b]
+    fn full_blocks(&self) -> &'a [[u8; 64]] {
+        self.msg.as_chunks::<64>().0
+    }
+
+    /// The next `run` blocks (all full) when `run > 0`, else the next block alone (full or
+    /// padding).
+    #[inline]
+    fn next_blocks(&self, run: usize) -> &[[u8; 64]] {
+        if run > 0 {
+            &self.full_blocks()[self.next..self.next + run]
+        } else if self.next < self.full {
+            core::slice::from_ref(&self.full_blocks()[self.next])
         } else {
-            &self.tail[b - self.full]
+            core::slice::from_ref(&self.tail[self.next - self.full])
         }
     }
 
     /// Finishes the lane on the single-stream path from chaining value `state`.
     fn finish_scalar(&self, mut state: [u32; 8]) -> [u8; DIGEST_LEN] {
         if self.next < self.full {
-            compress(&mut state, &self.msg.as_chunks::<64>().0[self.next..]);
+            compress(&mut state, &self.full_blocks()[self.next..]);
         }
         let first_tail = self.next.max(self.full) - self.full;
         compress(&mut state, &self.tail[first_tail..self.total - self.full]);
@@ -68,14 +78,18 @@ impl<'a> Lane<'a> {
 
 /// Runs `msgs` through an `N`-lane compression function, writing `out[i] = SM3(msgs[i])`.
 /// When at most `stragglers` lanes are busy and no message waits, they finish single-stream.
+///
+/// `compress_lanes(state, blocks)` compresses `blocks[i]` (all of one length) into lane i of
+/// `state`. While every busy lane has full blocks left, one call takes as many of them as the
+/// shortest run allows, so the kernel keeps the chaining values in registers between blocks;
+/// idle lanes then repeat a busy lane's blocks (their result is never read).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn schedule<const N: usize>(
     msgs: &[&[u8]],
     out: &mut [[u8; DIGEST_LEN]],
     stragglers: usize,
-    mut compress_lanes: impl FnMut(&mut [[u32; N]; 8], &[&[u8; 64]; N]),
+    mut compress_lanes: impl FnMut(&mut [[u32; N]; 8], &[&[[u8; 64]]; N]),
 ) {
-    const IDLE: [u8; 64] = [0; 64];
     let mut lanes: [Option<Lane<'_>>; N] = [None; N];
     let mut state = [[0u32; N]; 8];
     let mut waiting = msgs.iter().enumerate();
@@ -92,9 +106,9 @@ fn schedule<const N: usize>(
             }
             active += usize::from(slot.is_some());
         }
-        if active == 0 {
+        let Some(first) = lanes.iter().flatten().next() else {
             return;
-        }
+        };
         if active <= stragglers && waiting.len() == 0 {
             for (i, lane) in lanes.iter().enumerate() {
                 if let Some(lane) = lane {
@@ -104,14 +118,23 @@ fn schedule<const N: usize>(
             }
             return;
         }
-        let blocks: [&[u8; 64]; N] = core::array::from_fn(|i| match &lanes[i] {
-            Some(lane) => lane.block(lane.next),
-            None => &IDLE,
+        // Full blocks that every busy lane still has (0: some lane is in its padding).
+        let run = lanes
+            .iter()
+            .flatten()
+            .map(|lane| lane.full.saturating_sub(lane.next))
+            .min()
+            .unwrap_or(0);
+        let filler = first.next_blocks(run);
+        let blocks: [&[[u8; 64]]; N] = core::array::from_fn(|i| match &lanes[i] {
+            Some(lane) => lane.next_blocks(run),
+            None => filler,
         });
         compress_lanes(&mut state, &blocks);
+        let step = run.max(1);
         for (i, slot) in lanes.iter_mut().enumerate() {
             if let Some(lane) = slot {
-                lane.next += 1;
+                lane.next += step;
                 if lane.next == lane.total {
                     let words = core::array::from_fn(|k| state[k][i]);
                     out[lane.index] = state_to_bytes(&words);

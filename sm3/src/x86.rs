@@ -30,11 +30,11 @@ impl Avx2Token {
         avx2_cpuid::get().then_some(Self(()))
     }
 
-    /// CF over eight independent lanes; see [`avx2::compress_x8`].
+    /// CF over eight independent lanes and consecutive blocks; see [`avx2::compress_x8`].
     #[inline]
-    pub(crate) fn compress_x8(self, state: &mut [[u32; 8]; 8], blocks: &[&[u8; 64]; 8]) {
+    pub(crate) fn compress_x8(self, state: &mut [[u32; 8]; 8], lanes: &[&[[u8; 64]]; 8]) {
         // SAFETY: the token exists only if AVX2 was detected at run time.
-        unsafe { avx2::compress_x8(state, blocks) }
+        unsafe { avx2::compress_x8(state, lanes) }
     }
 
     /// Eight KDF counter blocks at once; see [`avx2::kdf_x8`].
@@ -64,11 +64,11 @@ impl Avx512Token {
         avx512_cpuid::get().then_some(Self(()))
     }
 
-    /// CF over sixteen independent lanes; see [`avx512::compress_x16`].
+    /// CF over sixteen independent lanes and consecutive blocks; see [`avx512::compress_x16`].
     #[inline]
-    pub(crate) fn compress_x16(self, state: &mut [[u32; 16]; 8], blocks: &[&[u8; 64]; 16]) {
+    pub(crate) fn compress_x16(self, state: &mut [[u32; 16]; 8], lanes: &[&[[u8; 64]]; 16]) {
         // SAFETY: the token exists only if AVX-512F/BW/VL were detected at run time.
-        unsafe { avx512::compress_x16(state, blocks) }
+        unsafe { avx512::compress_x16(state, lanes) }
     }
 
     /// Sixteen KDF counter blocks at once; see [`avx512::kdf_x16`].
@@ -158,14 +158,18 @@ macro_rules! lane_rounds {
     }};
     (@round $j:expr, $ff:ident, $gg:ident, $wj:expr, $wj4:expr,
      $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {{
+        // B and F are rotated first (into C and G of the next round) so that their old values
+        // die in FF / GG: with AVX-512 the three-input `vpternlogd` overwrites one input, and
+        // the dying one needs no register copy.
+        let (b, f) = ($b, $f);
+        $b = rol::<9, 23>(b);
+        $f = rol::<19, 13>(f);
         let a12 = rol::<12, 20>($a);
         let ss1 = rol::<7, 25>(add(add(a12, splat(crate::consts::T_ROT[$j])), $e));
         let ss2 = xor(ss1, a12);
         let wp = xor($wj, $wj4);
-        let tt1 = add(add($ff($a, $b, $c), add($d, wp)), ss2);
-        let tt2 = add(add($gg($e, $f, $g), add($h, $wj)), ss1);
-        $b = rol::<9, 23>($b);
-        $f = rol::<19, 13>($f);
+        let tt1 = add(add($ff(b, $a, $c), add($d, wp)), ss2);
+        let tt2 = add(add($gg($e, f, $g), add($h, $wj)), ss1);
         $d = tt1;
         $h = p0(tt2);
     }};

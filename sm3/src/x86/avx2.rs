@@ -154,21 +154,28 @@ macro_rules! cf {
     }};
 }
 
-/// CF (§5.3.3) on eight independent lanes: `state[k][i]` is word k of lane i's chaining value,
-/// `blocks[i]` the next block of lane i.
+/// CF (§5.3.3) on eight independent lanes, over consecutive blocks: `state[k][i]` is word k of
+/// lane i's chaining value, `lanes[i]` lane i's next blocks (all slices of one length). The
+/// chaining values stay in registers from block to block.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn compress_x8(state: &mut [[u32; 8]; 8], blocks: &[&[u8; 64]; 8]) {
-    let lo = load_half::<0>(blocks);
-    let hi = load_half::<1>(blocks);
-    let w = [
-        lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], //
-        hi[0], hi[1], hi[2], hi[3], hi[4], hi[5], hi[6], hi[7],
-    ];
-    let v: [__m256i; 8] = core::array::from_fn(|k| load_words(&state[k]));
-    for (row, x) in state.iter_mut().zip(cf!(v, w)) {
+pub(crate) unsafe fn compress_x8(state: &mut [[u32; 8]; 8], lanes: &[&[[u8; 64]]; 8]) {
+    let n = lanes[0].len();
+    debug_assert!(lanes.iter().all(|l| l.len() == n));
+    let mut v: [__m256i; 8] = core::array::from_fn(|k| load_words(&state[k]));
+    for b in 0..n {
+        let blocks: [&[u8; 64]; 8] = core::array::from_fn(|i| &lanes[i][b]);
+        let lo = load_half::<0>(&blocks);
+        let hi = load_half::<1>(&blocks);
+        let w = [
+            lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], //
+            hi[0], hi[1], hi[2], hi[3], hi[4], hi[5], hi[6], hi[7],
+        ];
+        v = cf!(v, w);
+    }
+    for (row, x) in state.iter_mut().zip(v) {
         store_words(row, x);
     }
 }

@@ -139,16 +139,22 @@ macro_rules! cf {
     }};
 }
 
-/// CF (§5.3.3) on sixteen independent lanes: `state[k][i]` is word k of lane i's chaining
-/// value, `blocks[i]` the next block of lane i.
+/// CF (§5.3.3) on sixteen independent lanes, over consecutive blocks: `state[k][i]` is word k
+/// of lane i's chaining value, `lanes[i]` lane i's next blocks (all slices of one length). The
+/// chaining values stay in registers from block to block.
 ///
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512BW and AVX-512VL.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(crate) unsafe fn compress_x16(state: &mut [[u32; 16]; 8], blocks: &[&[u8; 64]; 16]) {
-    let w = load_transpose(blocks);
-    let v: [__m512i; 8] = core::array::from_fn(|k| load_words(&state[k]));
-    for (row, x) in state.iter_mut().zip(cf!(v, w)) {
+pub(crate) unsafe fn compress_x16(state: &mut [[u32; 16]; 8], lanes: &[&[[u8; 64]]; 16]) {
+    let n = lanes[0].len();
+    debug_assert!(lanes.iter().all(|l| l.len() == n));
+    let mut v: [__m512i; 8] = core::array::from_fn(|k| load_words(&state[k]));
+    for b in 0..n {
+        let w = load_transpose(&core::array::from_fn(|i| &lanes[i][b]));
+        v = cf!(v, w);
+    }
+    for (row, x) in state.iter_mut().zip(v) {
         store_words(row, x);
     }
 }
