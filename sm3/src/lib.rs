@@ -70,7 +70,7 @@
 //! The compression function expands the message on the fly, uses precomputed `T_j <<< j`
 //! constants and fully unrolled rounds; on x86_64 with BMI2 it is recompiled to use `rorx`.
 //! [`hash_many`] hashes 16 messages at once with AVX-512 or 8 with AVX2 (detected at run time),
-//! and [`Kdf`] uses the same lanes for long outputs. [`backend_info`] tells which paths run, and
+//! [`hash_many_prefixed`] the same for two-part messages such as SM2's Z_A ‖ M, and [`Kdf`] uses the same lanes for long outputs. [`backend_info`] tells which paths run, and
 //! [`hash_portable`] / [`hash_many_with`] / [`Kdf::with_backend`] force a path for comparisons.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
@@ -97,7 +97,7 @@ mod x86;
 pub use hasher::{Sm3, Sm3Core};
 pub use hmac_sm3::{hmac_sm3, HmacSm3};
 pub use kdf::{kdf, Kdf};
-pub use multi::{hash_many, hash_many_with};
+pub use multi::{hash_many, hash_many_prefixed, hash_many_prefixed_with, hash_many_with};
 
 /// Object identifier of SM3 (GM/T 0006): 1.2.156.10197.1.401.
 pub const SM3_OID: &str = "1.2.156.10197.1.401";

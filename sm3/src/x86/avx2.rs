@@ -165,6 +165,7 @@ pub(crate) unsafe fn compress_x8(state: &mut [[u32; 8]; 8], lanes: &[&[[u8; 64]]
     let n = lanes[0].len();
     debug_assert!(lanes.iter().all(|l| l.len() == n));
     let mut v: [__m256i; 8] = core::array::from_fn(|k| load_words(&state[k]));
+    #[allow(clippy::needless_range_loop)] // block b of every lane
     for b in 0..n {
         let blocks: [&[u8; 64]; 8] = core::array::from_fn(|i| &lanes[i][b]);
         let lo = load_half::<0>(&blocks);

@@ -150,6 +150,7 @@ pub(crate) unsafe fn compress_x16(state: &mut [[u32; 16]; 8], lanes: &[&[[u8; 64
     let n = lanes[0].len();
     debug_assert!(lanes.iter().all(|l| l.len() == n));
     let mut v: [__m512i; 8] = core::array::from_fn(|k| load_words(&state[k]));
+    #[allow(clippy::needless_range_loop)] // block b of every lane
     for b in 0..n {
         let w = load_transpose(&core::array::from_fn(|i| &lanes[i][b]));
         v = cf!(v, w);
