@@ -86,6 +86,50 @@ pub fn cases(_backends: &[String], prefix: &str) -> Vec<Case> {
             }),
         ));
     }
+    // SM2's e = SM3(Z_A ‖ M) for a batch of 64 signatures with 100-byte messages: in the lanes
+    // (parts read in place) and one by one (streaming, as a single signature does).
+    let za = msg(32);
+    let bodies: Vec<Vec<u8>> = (0..64).map(|i| msg(100 + i).split_off(i)).collect();
+    let expect: Vec<u8> = bodies
+        .iter()
+        .flat_map(|m| sm3::hash(&[&za[..], m].concat()))
+        .collect();
+    let op = "hash Z_A ‖ M, 64 x (32 + 100 B)";
+    let (za1, bodies1) = (za.clone(), bodies.clone());
+    out.push(case(
+        op,
+        &format!("{ours} hash_many_prefixed"),
+        64 * 132,
+        expect.clone(),
+        Box::new(move |n| {
+            let pairs: Vec<(&[u8], &[u8])> =
+                bodies1.iter().map(|m| (&za1[..], m.as_slice())).collect();
+            let mut d = vec![[0u8; 32]; pairs.len()];
+            for _ in 0..n {
+                sm3::hash_many_prefixed(black_box(&pairs), &mut d);
+                black_box(&d);
+            }
+        }),
+    ));
+    out.push(case(
+        op,
+        &format!("{ours} one by one"),
+        64 * 132,
+        expect,
+        Box::new(move |n| {
+            use sm3::Digest as _;
+            let mut d = vec![[0u8; 32]; bodies.len()];
+            for _ in 0..n {
+                for (m, d) in bodies.iter().zip(d.iter_mut()) {
+                    let mut h = sm3::Sm3::new();
+                    h.update(black_box(&za));
+                    h.update(black_box(m));
+                    *d = h.finalize().into();
+                }
+                black_box(&d);
+            }
+        }),
+    ));
     let key = msg(32);
     let m = msg(64);
     out.push(case(
