@@ -51,9 +51,26 @@ pub struct Ifma(());
 impl Ifma {
     /// `Some` where the CPU (and the OS) support AVX-512F and AVX512-IFMA. CPUID runs once
     /// (`cpufeatures` caches the answer); call this once per batch, not per operation.
-    #[inline]
+    #[inline(always)]
     pub fn detect() -> Option<Self> {
         crate::backend::cpu::has_ifma().then_some(Self(()))
+    }
+
+    /// `f(self)`, run inside a function compiled for AVX-512F and AVX512-IFMA. The lane
+    /// operations are `#[inline(always)]` without a `#[target_feature]` of their own: called
+    /// from code compiled for the features (this function, and the `#[inline(always)]` code `f`
+    /// inlines), each becomes inline vector code that the compiler schedules across operations;
+    /// called from anywhere else, each intrinsic is an out-of-line call. Wrap a whole batch
+    /// computation (a scalar multiplication, not one operation) in one `run`, and mark `f`
+    /// (`t.run(#[inline(always)] |t| ...)`) and the helpers it calls `#[inline(always)]`.
+    #[inline(always)]
+    pub fn run<R>(self, f: impl FnOnce(Self) -> R) -> R {
+        #[target_feature(enable = "avx512f,avx512ifma")]
+        fn with<R>(t: Ifma, f: impl FnOnce(Ifma) -> R) -> R {
+            f(t)
+        }
+        // SAFETY: the token proves that the CPU and the OS support AVX-512F and AVX512-IFMA.
+        unsafe { with(self, f) }
     }
 }
 
@@ -148,14 +165,18 @@ impl<M: Modulus> fmt::Debug for Lanes8<M> {
     }
 }
 
-/// The kernels, on raw limb vectors. They need AVX-512F and AVX512-IFMA (`#[target_feature]`):
-/// callable only where the [`Ifma`] token proved them.
+/// The kernels, on raw limb vectors.
+///
+/// # Safety
+/// Every function needs AVX-512F and AVX512-IFMA: callable only where the [`Ifma`] token proved
+/// them. They carry no `#[target_feature]` of their own but are `#[inline(always)]`, so inside
+/// [`Ifma::run`] (a function compiled for those features) a whole formula becomes one body of
+/// inline vector code; called elsewhere, the intrinsics stay calls (correct, slower).
 mod k {
     use super::*;
 
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn splat(c: &[u64; 5]) -> L5 {
+    #[inline(always)]
+    pub(super) unsafe fn splat(c: &[u64; 5]) -> L5 {
         [
             _mm512_set1_epi64(c[0] as i64),
             _mm512_set1_epi64(c[1] as i64),
@@ -168,9 +189,8 @@ mod k {
     /// Montgomery product `a·b·2^-260 mod p` per lane, fully reduced (inputs below p, or any
     /// value below 2^256 for one operand while the other is below p: the result is still < 2p
     /// before the final subtraction).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn mul<M: Modulus>(a: &L5, b: &L5) -> L5 {
+    #[inline(always)]
+    pub(super) unsafe fn mul<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let zero = _mm512_setzero_si512();
         let p = splat(&Consts::<M>::P);
         let inv = _mm512_set1_epi64(Consts::<M>::INV as i64);
@@ -209,9 +229,8 @@ mod k {
     }
 
     /// Propagates carries so that every limb is below 2^52 (the top limb keeps what is left).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn normalise(mut t: L5) -> L5 {
+    #[inline(always)]
+    unsafe fn normalise(mut t: L5) -> L5 {
         let mask = _mm512_set1_epi64(MASK52 as i64);
         for j in 0..4 {
             let carry = _mm512_srli_epi64::<52>(t[j]);
@@ -222,9 +241,8 @@ mod k {
     }
 
     /// `t − p` where that is non-negative, else `t` (normalised `t < 2p`).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn sub_p_if_ge(t: L5, p: &L5) -> L5 {
+    #[inline(always)]
+    unsafe fn sub_p_if_ge(t: L5, p: &L5) -> L5 {
         let mask = _mm512_set1_epi64(MASK52 as i64);
         let zero = _mm512_setzero_si512();
         let mut d = [zero; 5];
@@ -243,9 +261,8 @@ mod k {
     }
 
     /// `a + b mod p`.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn add<M: Modulus>(a: &L5, b: &L5) -> L5 {
+    #[inline(always)]
+    pub(super) unsafe fn add<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let mut s = *a;
         for j in 0..5 {
             s[j] = _mm512_add_epi64(a[j], b[j]);
@@ -254,9 +271,8 @@ mod k {
     }
 
     /// `a − b mod p`.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn sub<M: Modulus>(a: &L5, b: &L5) -> L5 {
+    #[inline(always)]
+    pub(super) unsafe fn sub<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let mask = _mm512_set1_epi64(MASK52 as i64);
         let zero = _mm512_setzero_si512();
         let p = splat(&Consts::<M>::P);
@@ -282,9 +298,8 @@ mod k {
     }
 
     /// Lane mask of `a == b` (fully reduced values: equal limbs).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn eq(a: &L5, b: &L5) -> u8 {
+    #[inline(always)]
+    pub(super) unsafe fn eq(a: &L5, b: &L5) -> u8 {
         let mut m = 0xff;
         for j in 0..5 {
             m &= _mm512_cmpeq_epi64_mask(a[j], b[j]);
@@ -293,9 +308,8 @@ mod k {
     }
 
     /// Lane `i` from `b` where bit `i` of `mask` is set, else from `a`.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn select(mask: u8, a: &L5, b: &L5) -> L5 {
+    #[inline(always)]
+    pub(super) unsafe fn select(mask: u8, a: &L5, b: &L5) -> L5 {
         let mut r = *a;
         for j in 0..5 {
             r[j] = _mm512_mask_blend_epi64(mask, a[j], b[j]);
@@ -304,9 +318,8 @@ mod k {
     }
 
     /// `(x >> R) | (y << L)` masked to 52 bits: one 52-bit limb straddling two 64-bit words.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn straddle<const R: u32, const L: u32>(x: __m512i, y: __m512i) -> __m512i {
+    #[inline(always)]
+    unsafe fn straddle<const R: u32, const L: u32>(x: __m512i, y: __m512i) -> __m512i {
         _mm512_and_si512(
             _mm512_or_si512(_mm512_srli_epi64::<R>(x), _mm512_slli_epi64::<L>(y)),
             _mm512_set1_epi64(MASK52 as i64),
@@ -314,9 +327,8 @@ mod k {
     }
 
     /// Four vectors of 64-bit limbs (limb j of element i in lane i of vector j) to radix 2^52.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn to52(l: &[__m512i; 4]) -> L5 {
+    #[inline(always)]
+    unsafe fn to52(l: &[__m512i; 4]) -> L5 {
         [
             _mm512_and_si512(l[0], _mm512_set1_epi64(MASK52 as i64)),
             straddle::<52, 12>(l[0], l[1]),
@@ -328,9 +340,8 @@ mod k {
 
     /// Lane form of the elements whose Montgomery limbs (R = 2^256) are the columns:
     /// `cols[j][i]` is limb j of element i.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn from_mont_cols<M: Modulus>(cols: &[[u64; 8]; 4]) -> L5 {
+    #[inline(always)]
+    pub(super) unsafe fn from_mont_cols<M: Modulus>(cols: &[[u64; 8]; 4]) -> L5 {
         let l64 = cols.map(|c| {
             _mm512_setr_epi64(
                 c[0] as i64,
@@ -347,9 +358,8 @@ mod k {
     }
 
     /// Inverse of [`from_mont_cols`].
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn to_mont_cols<M: Modulus>(a: &L5) -> [[u64; 8]; 4] {
+    #[inline(always)]
+    pub(super) unsafe fn to_mont_cols<M: Modulus>(a: &L5) -> [[u64; 8]; 4] {
         let r = to64(&mul::<M>(a, &splat(&Consts::<M>::FROM_LANE)));
         let mut cols = [[0u64; 8]; 4];
         for (c, v) in cols.iter_mut().zip(r) {
@@ -360,9 +370,8 @@ mod k {
     }
 
     /// Radix 2^52 (normalised, below 2^256) to four vectors of 64-bit limbs.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn to64(r: &L5) -> [__m512i; 4] {
+    #[inline(always)]
+    unsafe fn to64(r: &L5) -> [__m512i; 4] {
         [
             _mm512_or_si512(r[0], _mm512_slli_epi64::<52>(r[1])),
             _mm512_or_si512(_mm512_srli_epi64::<12>(r[1]), _mm512_slli_epi64::<40>(r[2])),
@@ -372,9 +381,8 @@ mod k {
     }
 
     /// Indices of eight lanes as a vector (each below 2^32).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn idx_vec(idx: &[usize; 8]) -> __m512i {
+    #[inline(always)]
+    unsafe fn idx_vec(idx: &[usize; 8]) -> __m512i {
         _mm512_setr_epi64(
             idx[0] as i64,
             idx[1] as i64,
@@ -388,9 +396,8 @@ mod k {
     }
 
     /// `x·c` per lane for `x, c < 2^32` (`vpmuludq`; no AVX512-DQ needed).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn mul_small(x: __m512i, c: u32) -> __m512i {
+    #[inline(always)]
+    unsafe fn mul_small(x: __m512i, c: u32) -> __m512i {
         _mm512_mul_epu32(x, _mm512_set1_epi64(c as i64))
     }
 
@@ -399,8 +406,7 @@ mod k {
     ///
     /// # Safety
     /// Every `idx[i]` is below the number of readable `L5` values at `table`, and below 2^32/40.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[inline(always)]
     pub(super) unsafe fn gather(table: *const L5, idx: &[usize; 8]) -> L5 {
         // In units of u64: element e, limb j, lane i at 40·e + 8·j + i.
         let lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
@@ -418,9 +424,8 @@ mod k {
 
     /// Lane form of the affine points whose Montgomery limbs (R = 2^256) are `row[idx[i]]` =
     /// `x ‖ y`, by a masked scan of every entry (lanes whose index is out of range get zeros).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn scan_affine<M: Modulus>(row: &[[u64; 8]], idx: &[u64; 8]) -> (L5, L5) {
+    #[inline(always)]
+    pub(super) unsafe fn scan_affine<M: Modulus>(row: &[[u64; 8]], idx: &[u64; 8]) -> (L5, L5) {
         let iv = _mm512_setr_epi64(
             idx[0] as i64,
             idx[1] as i64,
@@ -449,8 +454,7 @@ mod k {
     ///
     /// # Safety
     /// Every such offset addresses a readable u64 of `table`, and is below 2^32.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline(always)]
     pub(super) unsafe fn gather_mont<M: Modulus>(
         table: *const u64,
         idx: &[usize; 8],
@@ -499,7 +503,7 @@ impl<M: Modulus> Lanes8<M> {
     }
 
     /// Lane `i` = `v[i]`.
-    #[inline]
+    #[inline(always)]
     pub fn from_fp<B: Backend>(_: Ifma, v: &[Fp<M, B>; 8]) -> Self {
         let mut cols = [[0u64; 8]; 4];
         for (i, x) in v.iter().enumerate() {
@@ -512,7 +516,7 @@ impl<M: Modulus> Lanes8<M> {
     }
 
     /// The eight elements.
-    #[inline]
+    #[inline(always)]
     pub fn to_fp<B: Backend>(&self, _: Ifma) -> [Fp<M, B>; 8] {
         // SAFETY: the token proves AVX-512F/IFMA.
         let cols = unsafe { k::to_mont_cols::<M>(&self.l) };
@@ -583,7 +587,7 @@ impl<M: Modulus> Lanes8<M> {
 
     /// Lane `i` = lane `i` of `table[idx[i]]`. The load addresses depend on `idx`: public
     /// indices only (variable-time code). Panics unless every `idx[i] < table.len()`.
-    #[inline]
+    #[inline(always)]
     pub fn gather(_: Ifma, table: &[Self], idx: &[usize; 8]) -> Self {
         assert!(
             idx.iter().all(|&i| i < table.len()) && table.len() <= (u32::MAX / 40) as usize,
@@ -599,7 +603,7 @@ impl<M: Modulus> Lanes8<M> {
     /// every entry of `row` and keeping the matching one by mask blends: the memory accesses and
     /// the instructions do not depend on `idx`, so the indices may be secret. A lane whose index
     /// is not below `row.len()` gets `(0, 0)`.
-    #[inline]
+    #[inline(always)]
     pub fn select_affine(_: Ifma, row: &[[u64; 8]], idx: &[u64; 8]) -> (Self, Self) {
         // SAFETY: the token proves AVX-512F/IFMA.
         let (x, y) = unsafe { k::scan_affine::<M>(row, idx) };
@@ -612,7 +616,7 @@ impl<M: Modulus> Lanes8<M> {
     /// the element of [`Fp::from_mont_limbs`]); any 256-bit value gives some element. The load
     /// addresses depend on `idx`: public indices only. Panics unless every `idx[i] <
     /// table.len()` and `at + 4 ≤ L`.
-    #[inline]
+    #[inline(always)]
     pub fn gather_mont<const L: usize>(
         _: Ifma,
         table: &[[u64; L]],
