@@ -4,12 +4,12 @@
 //!
 //! **Representation.** [`Lanes8<M>`] holds five `__m512i`, one per radix-2^52 limb: limb j of
 //! element i is lane i of vector j. Element i is stored as its Montgomery residue for
-//! R' = 2^260 (five 52-bit limbs, fully reduced below p), so that one 5 × 52-bit word-by-word
+//! R' = 2^260 (five 52-bit limbs), so that one 5 × 52-bit word-by-word
 //! Montgomery multiplication (which divides by 2^260) keeps the form. This is not the R = 2^256
 //! of [`Fp`]; the conversions [`Lanes8::from_fp`] and [`Lanes8::to_fp`] are one lane
 //! multiplication each: the Montgomery limbs `a·2^256` times `2^264 mod p` give `a·2^260`, and
-//! `a·2^260` times `2^256 mod p` gives back `a·2^256` (fully reduced, so bit-identical to every
-//! scalar backend). The batched kernel of `MulxIfma` (`backend/x86_64/ifma.rs`) instead enters
+//! `a·2^260` times `2^256 mod p` gives back `a·2^256` (reduced fully there, so bit-identical to
+//! every scalar backend). The batched kernel of `MulxIfma` (`backend/x86_64/ifma.rs`) instead enters
 //! one operand as `16·a` to land directly on R = 2^256; here the values stay in lane form across
 //! many operations, so the conversion is paid only at the ends.
 //!
@@ -20,9 +20,16 @@
 //! modular squaring with AVX512IFMA", ePrint 2018/335 (also the design of Intel's `crypto_mb`).
 //! An accumulator receives at most four 52-bit terms per round plus one carry, < 2^57 over five
 //! rounds: the 12 bits of headroom per lane make carry propagation inside the loop unnecessary.
-//! With `a, b < p < 2^256` and `m < 2^260` the result `(a·b + m·p)/2^260 < p²/2^260 + p < 2p`,
-//! so one conditional subtraction (a mask blend) reduces it fully. Additions and subtractions
-//! propagate carries with arithmetic shifts and end with one masked correction.
+//!
+//! **Lazy reduction.** A lane holds any representative below 2p of its element (every limb below
+//! 2^52), not necessarily the one below p. The multiplication needs no final subtraction: with
+//! `a, b < 2p`, `p < 2^256` and `m < 2^260` its result is
+//! `(a·b + m·p)/2^260 < 4p²/2^260 + p < p/4 + p < 2p`. Additions and subtractions propagate
+//! carries with shifts and end with one masked correction by 2p (`a + b < 4p`, less 2p where
+//! that is not negative; `a − b > −2p`, plus 2p where negative), so every operation keeps the
+//! bound. Only where values leave the lanes or are compared is the representative reduced below
+//! p: [`Lanes8::to_fp`] ends with a conditional subtraction of p, [`Lanes8::eq`] and
+//! [`Lanes8::is_zero`] compare modulo p.
 //!
 //! **Availability.** Every operation takes an [`Ifma`] token, which only [`Ifma::detect`] makes
 //! from the crate's one CPU probe ([`backend::cpu::has_ifma`](crate::backend::cpu::has_ifma):
@@ -125,10 +132,26 @@ const fn split52(a: &Limbs) -> [u64; 5] {
     ]
 }
 
+/// `2a` for a radix-2^52 value `a < 2^259`, normalised.
+const fn double52(a: &[u64; 5]) -> [u64; 5] {
+    let mut r = [0u64; 5];
+    let mut carry = 0;
+    let mut j = 0;
+    while j < 5 {
+        let v = (a[j] << 1) + carry;
+        r[j] = v & MASK52;
+        carry = v >> 52;
+        j += 1;
+    }
+    r
+}
+
 /// Per-modulus constants in radix 2^52.
 struct Consts<M>(PhantomData<M>);
 impl<M: Modulus> Consts<M> {
     const P: [u64; 5] = split52(&M::P);
+    /// `2p` in radix 2^52 (below 2^257, so the top limb has room).
+    const P2: [u64; 5] = double52(&Self::P);
     /// `−p⁻¹ mod 2^52`.
     const INV: u64 = M::INV & MASK52;
     /// `2^260 mod p`: one in lane form.
@@ -151,16 +174,10 @@ pub struct Lanes8<M: Modulus> {
 
 impl<M: Modulus> fmt::Debug for Lanes8<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The lane residues (R' = 2^260, radix 2^52), not canonical values.
-        let mut limbs = [[0u64; 8]; 5];
-        for (dst, v) in limbs.iter_mut().zip(self.l.iter()) {
-            // SAFETY: `__m512i` and `[u64; 8]` have the same size, and every bit pattern is a
-            // valid `[u64; 8]`.
-            *dst = unsafe { core::mem::transmute::<__m512i, [u64; 8]>(*v) };
-        }
         f.debug_struct("Lanes8")
             .field("modulus", &M::NAME)
-            .field("limbs52", &limbs)
+            // The lane representatives (R' = 2^260, radix 2^52, below 2p), not canonical values.
+            .field("limbs52", &self.raw_limbs52())
             .finish()
     }
 }
@@ -186,9 +203,9 @@ mod k {
         ]
     }
 
-    /// Montgomery product `a·b·2^-260 mod p` per lane, fully reduced (inputs below p, or any
-    /// value below 2^256 for one operand while the other is below p: the result is still < 2p
-    /// before the final subtraction).
+    /// Montgomery product `a·b·2^-260 mod p` per lane, below 2p, for normalised inputs with
+    /// `a·b < p·2^258` (both below 2p; or one below 2^256 and the other below 2p): the result
+    /// `(a·b + m·p)/2^260 < p/4 + p` (module docs). No final subtraction.
     #[inline(always)]
     pub(super) unsafe fn mul<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let zero = _mm512_setzero_si512();
@@ -224,8 +241,7 @@ mod k {
             let carry = _mm512_srli_epi64::<52>(t[0]);
             t = [_mm512_add_epi64(t[1], carry), t[2], t[3], t[4], t5];
         }
-        let t = normalise(t);
-        sub_p_if_ge(t, &p)
+        normalise(t)
     }
 
     /// Propagates carries so that every limb is below 2^52 (the top limb keeps what is left).
@@ -240,7 +256,9 @@ mod k {
         t
     }
 
-    /// `t − p` where that is non-negative, else `t` (normalised `t < 2p`).
+    /// `t − p` where that is non-negative, else `t`, for normalised `t` and `p` (below 2^260):
+    /// below `p` where `t < 2p` (with `p` the modulus: the canonical representative; with `p`
+    /// = 2p and `t < 4p`: below 2p).
     #[inline(always)]
     unsafe fn sub_p_if_ge(t: L5, p: &L5) -> L5 {
         let mask = _mm512_set1_epi64(MASK52 as i64);
@@ -260,22 +278,23 @@ mod k {
         r
     }
 
-    /// `a + b mod p`.
+    /// `a + b mod p`, below 2p (inputs below 2p: the sum is below 4p, then less 2p where that
+    /// is not negative).
     #[inline(always)]
     pub(super) unsafe fn add<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let mut s = *a;
         for j in 0..5 {
             s[j] = _mm512_add_epi64(a[j], b[j]);
         }
-        sub_p_if_ge(normalise(s), &splat(&Consts::<M>::P))
+        sub_p_if_ge(normalise(s), &splat(&Consts::<M>::P2))
     }
 
-    /// `a − b mod p`.
+    /// `a − b mod p`, below 2p (inputs below 2p: `a − b > −2p`, plus 2p where negative).
     #[inline(always)]
     pub(super) unsafe fn sub<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let mask = _mm512_set1_epi64(MASK52 as i64);
         let zero = _mm512_setzero_si512();
-        let p = splat(&Consts::<M>::P);
+        let p = splat(&Consts::<M>::P2);
         let mut d = [zero; 5];
         let mut borrow = zero;
         for j in 0..5 {
@@ -283,7 +302,7 @@ mod k {
             borrow = _mm512_srai_epi64::<52>(x);
             d[j] = _mm512_and_si512(x, mask);
         }
-        // Negative lanes (borrow out of the top limb) add p back, modulo 2^260.
+        // Negative lanes (borrow out of the top limb) add 2p back, modulo 2^260.
         let neg = _mm512_cmplt_epi64_mask(borrow, zero);
         let mut carry = zero;
         for j in 0..5 {
@@ -297,14 +316,45 @@ mod k {
         d
     }
 
-    /// Lane mask of `a == b` (fully reduced values: equal limbs).
+    /// Lane mask of equal limbs.
     #[inline(always)]
-    pub(super) unsafe fn eq(a: &L5, b: &L5) -> u8 {
+    unsafe fn same(a: &L5, b: &L5) -> u8 {
         let mut m = 0xff;
         for j in 0..5 {
             m &= _mm512_cmpeq_epi64_mask(a[j], b[j]);
         }
         m
+    }
+
+    /// The representative below p of each lane (below 2p).
+    #[inline(always)]
+    pub(super) unsafe fn canonical<M: Modulus>(a: &L5) -> L5 {
+        sub_p_if_ge(*a, &splat(&Consts::<M>::P))
+    }
+
+    /// Lane mask of `a ≡ b (mod p)`: equal canonical representatives.
+    #[inline(always)]
+    pub(super) unsafe fn eq<M: Modulus>(a: &L5, b: &L5) -> u8 {
+        same(&canonical::<M>(a), &canonical::<M>(b))
+    }
+
+    /// The representative below p in the lanes outside `mask`, the one in [p, 2p) in the lanes
+    /// of `mask` (the canonical `c < p` plus p: below 2^260, one carry pass normalises it).
+    #[inline(always)]
+    pub(super) unsafe fn lift<M: Modulus>(mask: u8, a: &L5) -> L5 {
+        let c = canonical::<M>(a);
+        let p = splat(&Consts::<M>::P);
+        let mut s = c;
+        for j in 0..5 {
+            s[j] = _mm512_add_epi64(c[j], p[j]);
+        }
+        select(mask, &c, &normalise(s))
+    }
+
+    /// Lane mask of `a ≡ 0 (mod p)`: the representative (below 2p) is 0 or p.
+    #[inline(always)]
+    pub(super) unsafe fn is_zero<M: Modulus>(a: &L5) -> u8 {
+        same(a, &splat(&[0; 5])) | same(a, &splat(&Consts::<M>::P))
     }
 
     /// Lane `i` from `b` where bit `i` of `mask` is set, else from `a`.
@@ -360,7 +410,10 @@ mod k {
     /// Inverse of [`from_mont_cols`].
     #[inline(always)]
     pub(super) unsafe fn to_mont_cols<M: Modulus>(a: &L5) -> [[u64; 8]; 4] {
-        let r = to64(&mul::<M>(a, &splat(&Consts::<M>::FROM_LANE)));
+        let r = to64(&canonical::<M>(&mul::<M>(
+            a,
+            &splat(&Consts::<M>::FROM_LANE),
+        )));
         let mut cols = [[0u64; 8]; 4];
         for (c, v) in cols.iter_mut().zip(r) {
             // SAFETY: `c` is 64 writable bytes; AVX-512F is enabled here.
@@ -572,17 +625,41 @@ impl<M: Modulus> Lanes8<M> {
         Self::wrap(unsafe { k::select(mask, &a.l, &b.l) })
     }
 
-    /// Bit `i` set where lane `i` of `self` equals lane `i` of `rhs`.
+    /// Bit `i` set where lane `i` of `self` equals lane `i` of `rhs` (as elements: the
+    /// representatives are reduced below p first).
     #[inline(always)]
     pub fn eq(&self, _: Ifma, rhs: &Self) -> u8 {
         // SAFETY: the token proves AVX-512F.
-        unsafe { k::eq(&self.l, &rhs.l) }
+        unsafe { k::eq::<M>(&self.l, &rhs.l) }
     }
 
-    /// Bit `i` set where lane `i` is zero.
+    /// Bit `i` set where lane `i` is zero (its representative is 0 or p).
     #[inline(always)]
-    pub fn is_zero(&self, t: Ifma) -> u8 {
-        self.eq(t, &Self::zero(t))
+    pub fn is_zero(&self, _: Ifma) -> u8 {
+        // SAFETY: the token proves AVX-512F.
+        unsafe { k::is_zero::<M>(&self.l) }
+    }
+
+    /// Test hook for the lazy reduction: the same elements, with the lanes of `mask` moved to
+    /// their representative in `[p, 2p)` (the others reduced below p).
+    #[doc(hidden)]
+    #[inline]
+    pub fn lift_to_p_2p(&self, _: Ifma, mask: u8) -> Self {
+        // SAFETY: the token proves AVX-512F.
+        Self::wrap(unsafe { k::lift::<M>(mask, &self.l) })
+    }
+
+    /// Test hook for the lazy reduction: the raw representatives, lane `i` as five radix-2^52
+    /// limbs (least significant first), to check the bounds (limbs below 2^52, value below 2p).
+    #[doc(hidden)]
+    pub fn raw_limbs52(&self) -> [[u64; 5]; 8] {
+        let mut limbs = [[0u64; 8]; 5];
+        for (dst, v) in limbs.iter_mut().zip(self.l.iter()) {
+            // SAFETY: `__m512i` and `[u64; 8]` have the same size, and every bit pattern is a
+            // valid `[u64; 8]`.
+            *dst = unsafe { core::mem::transmute::<__m512i, [u64; 8]>(*v) };
+        }
+        core::array::from_fn(|i| core::array::from_fn(|j| limbs[j][i]))
     }
 
     /// Lane `i` = lane `i` of `table[idx[i]]`. The load addresses depend on `idx`: public
