@@ -4,12 +4,12 @@
 //!
 //! **Representation.** [`Lanes8<M>`] holds five `__m512i`, one per radix-2^52 limb: limb j of
 //! element i is lane i of vector j. Element i is stored as its Montgomery residue for
-//! R' = 2^260 (five 52-bit limbs, fully reduced below p), so that one 5 × 52-bit word-by-word
+//! R' = 2^260 (five 52-bit limbs), so that one 5 × 52-bit word-by-word
 //! Montgomery multiplication (which divides by 2^260) keeps the form. This is not the R = 2^256
 //! of [`Fp`]; the conversions [`Lanes8::from_fp`] and [`Lanes8::to_fp`] are one lane
 //! multiplication each: the Montgomery limbs `a·2^256` times `2^264 mod p` give `a·2^260`, and
-//! `a·2^260` times `2^256 mod p` gives back `a·2^256` (fully reduced, so bit-identical to every
-//! scalar backend). The batched kernel of `MulxIfma` (`backend/x86_64/ifma.rs`) instead enters
+//! `a·2^260` times `2^256 mod p` gives back `a·2^256` (reduced fully there, so bit-identical to
+//! every scalar backend). The batched kernel of `MulxIfma` (`backend/x86_64/ifma.rs`) instead enters
 //! one operand as `16·a` to land directly on R = 2^256; here the values stay in lane form across
 //! many operations, so the conversion is paid only at the ends.
 //!
@@ -20,9 +20,16 @@
 //! modular squaring with AVX512IFMA", ePrint 2018/335 (also the design of Intel's `crypto_mb`).
 //! An accumulator receives at most four 52-bit terms per round plus one carry, < 2^57 over five
 //! rounds: the 12 bits of headroom per lane make carry propagation inside the loop unnecessary.
-//! With `a, b < p < 2^256` and `m < 2^260` the result `(a·b + m·p)/2^260 < p²/2^260 + p < 2p`,
-//! so one conditional subtraction (a mask blend) reduces it fully. Additions and subtractions
-//! propagate carries with arithmetic shifts and end with one masked correction.
+//!
+//! **Lazy reduction.** A lane holds any representative below 2p of its element (every limb below
+//! 2^52), not necessarily the one below p. The multiplication needs no final subtraction: with
+//! `a, b < 2p`, `p < 2^256` and `m < 2^260` its result is
+//! `(a·b + m·p)/2^260 < 4p²/2^260 + p < p/4 + p < 2p`. Additions and subtractions propagate
+//! carries with shifts and end with one masked correction by 2p (`a + b < 4p`, less 2p where
+//! that is not negative; `a − b > −2p`, plus 2p where negative), so every operation keeps the
+//! bound. Only where values leave the lanes or are compared is the representative reduced below
+//! p: [`Lanes8::to_fp`] ends with a conditional subtraction of p, [`Lanes8::eq`] and
+//! [`Lanes8::is_zero`] compare modulo p.
 //!
 //! **Availability.** Every operation takes an [`Ifma`] token, which only [`Ifma::detect`] makes
 //! from the crate's one CPU probe ([`backend::cpu::has_ifma`](crate::backend::cpu::has_ifma):
@@ -51,9 +58,26 @@ pub struct Ifma(());
 impl Ifma {
     /// `Some` where the CPU (and the OS) support AVX-512F and AVX512-IFMA. CPUID runs once
     /// (`cpufeatures` caches the answer); call this once per batch, not per operation.
-    #[inline]
+    #[inline(always)]
     pub fn detect() -> Option<Self> {
         crate::backend::cpu::has_ifma().then_some(Self(()))
+    }
+
+    /// `f(self)`, run inside a function compiled for AVX-512F and AVX512-IFMA. The lane
+    /// operations are `#[inline(always)]` without a `#[target_feature]` of their own: called
+    /// from code compiled for the features (this function, and the `#[inline(always)]` code `f`
+    /// inlines), each becomes inline vector code that the compiler schedules across operations;
+    /// called from anywhere else, each intrinsic is an out-of-line call. Wrap a whole batch
+    /// computation (a scalar multiplication, not one operation) in one `run`, and mark `f`
+    /// (`t.run(#[inline(always)] |t| ...)`) and the helpers it calls `#[inline(always)]`.
+    #[inline(always)]
+    pub fn run<R>(self, f: impl FnOnce(Self) -> R) -> R {
+        #[target_feature(enable = "avx512f,avx512ifma")]
+        fn with<R>(t: Ifma, f: impl FnOnce(Ifma) -> R) -> R {
+            f(t)
+        }
+        // SAFETY: the token proves that the CPU and the OS support AVX-512F and AVX512-IFMA.
+        unsafe { with(self, f) }
     }
 }
 
@@ -108,10 +132,26 @@ const fn split52(a: &Limbs) -> [u64; 5] {
     ]
 }
 
+/// `2a` for a radix-2^52 value `a < 2^259`, normalised.
+const fn double52(a: &[u64; 5]) -> [u64; 5] {
+    let mut r = [0u64; 5];
+    let mut carry = 0;
+    let mut j = 0;
+    while j < 5 {
+        let v = (a[j] << 1) + carry;
+        r[j] = v & MASK52;
+        carry = v >> 52;
+        j += 1;
+    }
+    r
+}
+
 /// Per-modulus constants in radix 2^52.
 struct Consts<M>(PhantomData<M>);
 impl<M: Modulus> Consts<M> {
     const P: [u64; 5] = split52(&M::P);
+    /// `2p` in radix 2^52 (below 2^257, so the top limb has room).
+    const P2: [u64; 5] = double52(&Self::P);
     /// `−p⁻¹ mod 2^52`.
     const INV: u64 = M::INV & MASK52;
     /// `2^260 mod p`: one in lane form.
@@ -134,28 +174,26 @@ pub struct Lanes8<M: Modulus> {
 
 impl<M: Modulus> fmt::Debug for Lanes8<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The lane residues (R' = 2^260, radix 2^52), not canonical values.
-        let mut limbs = [[0u64; 8]; 5];
-        for (dst, v) in limbs.iter_mut().zip(self.l.iter()) {
-            // SAFETY: `__m512i` and `[u64; 8]` have the same size, and every bit pattern is a
-            // valid `[u64; 8]`.
-            *dst = unsafe { core::mem::transmute::<__m512i, [u64; 8]>(*v) };
-        }
         f.debug_struct("Lanes8")
             .field("modulus", &M::NAME)
-            .field("limbs52", &limbs)
+            // The lane representatives (R' = 2^260, radix 2^52, below 2p), not canonical values.
+            .field("limbs52", &self.raw_limbs52())
             .finish()
     }
 }
 
-/// The kernels, on raw limb vectors. They need AVX-512F and AVX512-IFMA (`#[target_feature]`):
-/// callable only where the [`Ifma`] token proved them.
+/// The kernels, on raw limb vectors.
+///
+/// # Safety
+/// Every function needs AVX-512F and AVX512-IFMA: callable only where the [`Ifma`] token proved
+/// them. They carry no `#[target_feature]` of their own but are `#[inline(always)]`, so inside
+/// [`Ifma::run`] (a function compiled for those features) a whole formula becomes one body of
+/// inline vector code; called elsewhere, the intrinsics stay calls (correct, slower).
 mod k {
     use super::*;
 
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn splat(c: &[u64; 5]) -> L5 {
+    #[inline(always)]
+    pub(super) unsafe fn splat(c: &[u64; 5]) -> L5 {
         [
             _mm512_set1_epi64(c[0] as i64),
             _mm512_set1_epi64(c[1] as i64),
@@ -165,12 +203,11 @@ mod k {
         ]
     }
 
-    /// Montgomery product `a·b·2^-260 mod p` per lane, fully reduced (inputs below p, or any
-    /// value below 2^256 for one operand while the other is below p: the result is still < 2p
-    /// before the final subtraction).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn mul<M: Modulus>(a: &L5, b: &L5) -> L5 {
+    /// Montgomery product `a·b·2^-260 mod p` per lane, below 2p, for normalised inputs with
+    /// `a·b < p·2^258` (both below 2p; or one below 2^256 and the other below 2p): the result
+    /// `(a·b + m·p)/2^260 < p/4 + p` (module docs). No final subtraction.
+    #[inline(always)]
+    pub(super) unsafe fn mul<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let zero = _mm512_setzero_si512();
         let p = splat(&Consts::<M>::P);
         let inv = _mm512_set1_epi64(Consts::<M>::INV as i64);
@@ -204,14 +241,12 @@ mod k {
             let carry = _mm512_srli_epi64::<52>(t[0]);
             t = [_mm512_add_epi64(t[1], carry), t[2], t[3], t[4], t5];
         }
-        let t = normalise(t);
-        sub_p_if_ge(t, &p)
+        normalise(t)
     }
 
     /// Propagates carries so that every limb is below 2^52 (the top limb keeps what is left).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn normalise(mut t: L5) -> L5 {
+    #[inline(always)]
+    unsafe fn normalise(mut t: L5) -> L5 {
         let mask = _mm512_set1_epi64(MASK52 as i64);
         for j in 0..4 {
             let carry = _mm512_srli_epi64::<52>(t[j]);
@@ -221,10 +256,11 @@ mod k {
         t
     }
 
-    /// `t − p` where that is non-negative, else `t` (normalised `t < 2p`).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn sub_p_if_ge(t: L5, p: &L5) -> L5 {
+    /// `t − p` where that is non-negative, else `t`, for normalised `t` and `p` (below 2^260):
+    /// below `p` where `t < 2p` (with `p` the modulus: the canonical representative; with `p`
+    /// = 2p and `t < 4p`: below 2p).
+    #[inline(always)]
+    unsafe fn sub_p_if_ge(t: L5, p: &L5) -> L5 {
         let mask = _mm512_set1_epi64(MASK52 as i64);
         let zero = _mm512_setzero_si512();
         let mut d = [zero; 5];
@@ -242,24 +278,23 @@ mod k {
         r
     }
 
-    /// `a + b mod p`.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn add<M: Modulus>(a: &L5, b: &L5) -> L5 {
+    /// `a + b mod p`, below 2p (inputs below 2p: the sum is below 4p, then less 2p where that
+    /// is not negative).
+    #[inline(always)]
+    pub(super) unsafe fn add<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let mut s = *a;
         for j in 0..5 {
             s[j] = _mm512_add_epi64(a[j], b[j]);
         }
-        sub_p_if_ge(normalise(s), &splat(&Consts::<M>::P))
+        sub_p_if_ge(normalise(s), &splat(&Consts::<M>::P2))
     }
 
-    /// `a − b mod p`.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn sub<M: Modulus>(a: &L5, b: &L5) -> L5 {
+    /// `a − b mod p`, below 2p (inputs below 2p: `a − b > −2p`, plus 2p where negative).
+    #[inline(always)]
+    pub(super) unsafe fn sub<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let mask = _mm512_set1_epi64(MASK52 as i64);
         let zero = _mm512_setzero_si512();
-        let p = splat(&Consts::<M>::P);
+        let p = splat(&Consts::<M>::P2);
         let mut d = [zero; 5];
         let mut borrow = zero;
         for j in 0..5 {
@@ -267,7 +302,7 @@ mod k {
             borrow = _mm512_srai_epi64::<52>(x);
             d[j] = _mm512_and_si512(x, mask);
         }
-        // Negative lanes (borrow out of the top limb) add p back, modulo 2^260.
+        // Negative lanes (borrow out of the top limb) add 2p back, modulo 2^260.
         let neg = _mm512_cmplt_epi64_mask(borrow, zero);
         let mut carry = zero;
         for j in 0..5 {
@@ -281,10 +316,9 @@ mod k {
         d
     }
 
-    /// Lane mask of `a == b` (fully reduced values: equal limbs).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn eq(a: &L5, b: &L5) -> u8 {
+    /// Lane mask of equal limbs.
+    #[inline(always)]
+    unsafe fn same(a: &L5, b: &L5) -> u8 {
         let mut m = 0xff;
         for j in 0..5 {
             m &= _mm512_cmpeq_epi64_mask(a[j], b[j]);
@@ -292,10 +326,40 @@ mod k {
         m
     }
 
+    /// The representative below p of each lane (below 2p).
+    #[inline(always)]
+    pub(super) unsafe fn canonical<M: Modulus>(a: &L5) -> L5 {
+        sub_p_if_ge(*a, &splat(&Consts::<M>::P))
+    }
+
+    /// Lane mask of `a ≡ b (mod p)`: equal canonical representatives.
+    #[inline(always)]
+    pub(super) unsafe fn eq<M: Modulus>(a: &L5, b: &L5) -> u8 {
+        same(&canonical::<M>(a), &canonical::<M>(b))
+    }
+
+    /// The representative below p in the lanes outside `mask`, the one in [p, 2p) in the lanes
+    /// of `mask` (the canonical `c < p` plus p: below 2^260, one carry pass normalises it).
+    #[inline(always)]
+    pub(super) unsafe fn lift<M: Modulus>(mask: u8, a: &L5) -> L5 {
+        let c = canonical::<M>(a);
+        let p = splat(&Consts::<M>::P);
+        let mut s = c;
+        for j in 0..5 {
+            s[j] = _mm512_add_epi64(c[j], p[j]);
+        }
+        select(mask, &c, &normalise(s))
+    }
+
+    /// Lane mask of `a ≡ 0 (mod p)`: the representative (below 2p) is 0 or p.
+    #[inline(always)]
+    pub(super) unsafe fn is_zero<M: Modulus>(a: &L5) -> u8 {
+        same(a, &splat(&[0; 5])) | same(a, &splat(&Consts::<M>::P))
+    }
+
     /// Lane `i` from `b` where bit `i` of `mask` is set, else from `a`.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn select(mask: u8, a: &L5, b: &L5) -> L5 {
+    #[inline(always)]
+    pub(super) unsafe fn select(mask: u8, a: &L5, b: &L5) -> L5 {
         let mut r = *a;
         for j in 0..5 {
             r[j] = _mm512_mask_blend_epi64(mask, a[j], b[j]);
@@ -304,9 +368,8 @@ mod k {
     }
 
     /// `(x >> R) | (y << L)` masked to 52 bits: one 52-bit limb straddling two 64-bit words.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn straddle<const R: u32, const L: u32>(x: __m512i, y: __m512i) -> __m512i {
+    #[inline(always)]
+    unsafe fn straddle<const R: u32, const L: u32>(x: __m512i, y: __m512i) -> __m512i {
         _mm512_and_si512(
             _mm512_or_si512(_mm512_srli_epi64::<R>(x), _mm512_slli_epi64::<L>(y)),
             _mm512_set1_epi64(MASK52 as i64),
@@ -314,9 +377,8 @@ mod k {
     }
 
     /// Four vectors of 64-bit limbs (limb j of element i in lane i of vector j) to radix 2^52.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn to52(l: &[__m512i; 4]) -> L5 {
+    #[inline(always)]
+    unsafe fn to52(l: &[__m512i; 4]) -> L5 {
         [
             _mm512_and_si512(l[0], _mm512_set1_epi64(MASK52 as i64)),
             straddle::<52, 12>(l[0], l[1]),
@@ -328,9 +390,8 @@ mod k {
 
     /// Lane form of the elements whose Montgomery limbs (R = 2^256) are the columns:
     /// `cols[j][i]` is limb j of element i.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn from_mont_cols<M: Modulus>(cols: &[[u64; 8]; 4]) -> L5 {
+    #[inline(always)]
+    pub(super) unsafe fn from_mont_cols<M: Modulus>(cols: &[[u64; 8]; 4]) -> L5 {
         let l64 = cols.map(|c| {
             _mm512_setr_epi64(
                 c[0] as i64,
@@ -347,10 +408,12 @@ mod k {
     }
 
     /// Inverse of [`from_mont_cols`].
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn to_mont_cols<M: Modulus>(a: &L5) -> [[u64; 8]; 4] {
-        let r = to64(&mul::<M>(a, &splat(&Consts::<M>::FROM_LANE)));
+    #[inline(always)]
+    pub(super) unsafe fn to_mont_cols<M: Modulus>(a: &L5) -> [[u64; 8]; 4] {
+        let r = to64(&canonical::<M>(&mul::<M>(
+            a,
+            &splat(&Consts::<M>::FROM_LANE),
+        )));
         let mut cols = [[0u64; 8]; 4];
         for (c, v) in cols.iter_mut().zip(r) {
             // SAFETY: `c` is 64 writable bytes; AVX-512F is enabled here.
@@ -360,9 +423,8 @@ mod k {
     }
 
     /// Radix 2^52 (normalised, below 2^256) to four vectors of 64-bit limbs.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn to64(r: &L5) -> [__m512i; 4] {
+    #[inline(always)]
+    unsafe fn to64(r: &L5) -> [__m512i; 4] {
         [
             _mm512_or_si512(r[0], _mm512_slli_epi64::<52>(r[1])),
             _mm512_or_si512(_mm512_srli_epi64::<12>(r[1]), _mm512_slli_epi64::<40>(r[2])),
@@ -372,9 +434,8 @@ mod k {
     }
 
     /// Indices of eight lanes as a vector (each below 2^32).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn idx_vec(idx: &[usize; 8]) -> __m512i {
+    #[inline(always)]
+    unsafe fn idx_vec(idx: &[usize; 8]) -> __m512i {
         _mm512_setr_epi64(
             idx[0] as i64,
             idx[1] as i64,
@@ -388,9 +449,8 @@ mod k {
     }
 
     /// `x·c` per lane for `x, c < 2^32` (`vpmuludq`; no AVX512-DQ needed).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn mul_small(x: __m512i, c: u32) -> __m512i {
+    #[inline(always)]
+    unsafe fn mul_small(x: __m512i, c: u32) -> __m512i {
         _mm512_mul_epu32(x, _mm512_set1_epi64(c as i64))
     }
 
@@ -399,8 +459,7 @@ mod k {
     ///
     /// # Safety
     /// Every `idx[i]` is below the number of readable `L5` values at `table`, and below 2^32/40.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[inline(always)]
     pub(super) unsafe fn gather(table: *const L5, idx: &[usize; 8]) -> L5 {
         // In units of u64: element e, limb j, lane i at 40·e + 8·j + i.
         let lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
@@ -418,9 +477,8 @@ mod k {
 
     /// Lane form of the affine points whose Montgomery limbs (R = 2^256) are `row[idx[i]]` =
     /// `x ‖ y`, by a masked scan of every entry (lanes whose index is out of range get zeros).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn scan_affine<M: Modulus>(row: &[[u64; 8]], idx: &[u64; 8]) -> (L5, L5) {
+    #[inline(always)]
+    pub(super) unsafe fn scan_affine<M: Modulus>(row: &[[u64; 8]], idx: &[u64; 8]) -> (L5, L5) {
         let iv = _mm512_setr_epi64(
             idx[0] as i64,
             idx[1] as i64,
@@ -449,8 +507,7 @@ mod k {
     ///
     /// # Safety
     /// Every such offset addresses a readable u64 of `table`, and is below 2^32.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline(always)]
     pub(super) unsafe fn gather_mont<M: Modulus>(
         table: *const u64,
         idx: &[usize; 8],
@@ -499,7 +556,7 @@ impl<M: Modulus> Lanes8<M> {
     }
 
     /// Lane `i` = `v[i]`.
-    #[inline]
+    #[inline(always)]
     pub fn from_fp<B: Backend>(_: Ifma, v: &[Fp<M, B>; 8]) -> Self {
         let mut cols = [[0u64; 8]; 4];
         for (i, x) in v.iter().enumerate() {
@@ -512,7 +569,7 @@ impl<M: Modulus> Lanes8<M> {
     }
 
     /// The eight elements.
-    #[inline]
+    #[inline(always)]
     pub fn to_fp<B: Backend>(&self, _: Ifma) -> [Fp<M, B>; 8] {
         // SAFETY: the token proves AVX-512F/IFMA.
         let cols = unsafe { k::to_mont_cols::<M>(&self.l) };
@@ -568,22 +625,46 @@ impl<M: Modulus> Lanes8<M> {
         Self::wrap(unsafe { k::select(mask, &a.l, &b.l) })
     }
 
-    /// Bit `i` set where lane `i` of `self` equals lane `i` of `rhs`.
+    /// Bit `i` set where lane `i` of `self` equals lane `i` of `rhs` (as elements: the
+    /// representatives are reduced below p first).
     #[inline(always)]
     pub fn eq(&self, _: Ifma, rhs: &Self) -> u8 {
         // SAFETY: the token proves AVX-512F.
-        unsafe { k::eq(&self.l, &rhs.l) }
+        unsafe { k::eq::<M>(&self.l, &rhs.l) }
     }
 
-    /// Bit `i` set where lane `i` is zero.
+    /// Bit `i` set where lane `i` is zero (its representative is 0 or p).
     #[inline(always)]
-    pub fn is_zero(&self, t: Ifma) -> u8 {
-        self.eq(t, &Self::zero(t))
+    pub fn is_zero(&self, _: Ifma) -> u8 {
+        // SAFETY: the token proves AVX-512F.
+        unsafe { k::is_zero::<M>(&self.l) }
+    }
+
+    /// Test hook for the lazy reduction: the same elements, with the lanes of `mask` moved to
+    /// their representative in `[p, 2p)` (the others reduced below p).
+    #[doc(hidden)]
+    #[inline]
+    pub fn lift_to_p_2p(&self, _: Ifma, mask: u8) -> Self {
+        // SAFETY: the token proves AVX-512F.
+        Self::wrap(unsafe { k::lift::<M>(mask, &self.l) })
+    }
+
+    /// Test hook for the lazy reduction: the raw representatives, lane `i` as five radix-2^52
+    /// limbs (least significant first), to check the bounds (limbs below 2^52, value below 2p).
+    #[doc(hidden)]
+    pub fn raw_limbs52(&self) -> [[u64; 5]; 8] {
+        let mut limbs = [[0u64; 8]; 5];
+        for (dst, v) in limbs.iter_mut().zip(self.l.iter()) {
+            // SAFETY: `__m512i` and `[u64; 8]` have the same size, and every bit pattern is a
+            // valid `[u64; 8]`.
+            *dst = unsafe { core::mem::transmute::<__m512i, [u64; 8]>(*v) };
+        }
+        core::array::from_fn(|i| core::array::from_fn(|j| limbs[j][i]))
     }
 
     /// Lane `i` = lane `i` of `table[idx[i]]`. The load addresses depend on `idx`: public
     /// indices only (variable-time code). Panics unless every `idx[i] < table.len()`.
-    #[inline]
+    #[inline(always)]
     pub fn gather(_: Ifma, table: &[Self], idx: &[usize; 8]) -> Self {
         assert!(
             idx.iter().all(|&i| i < table.len()) && table.len() <= (u32::MAX / 40) as usize,
@@ -599,7 +680,7 @@ impl<M: Modulus> Lanes8<M> {
     /// every entry of `row` and keeping the matching one by mask blends: the memory accesses and
     /// the instructions do not depend on `idx`, so the indices may be secret. A lane whose index
     /// is not below `row.len()` gets `(0, 0)`.
-    #[inline]
+    #[inline(always)]
     pub fn select_affine(_: Ifma, row: &[[u64; 8]], idx: &[u64; 8]) -> (Self, Self) {
         // SAFETY: the token proves AVX-512F/IFMA.
         let (x, y) = unsafe { k::scan_affine::<M>(row, idx) };
@@ -612,7 +693,7 @@ impl<M: Modulus> Lanes8<M> {
     /// the element of [`Fp::from_mont_limbs`]); any 256-bit value gives some element. The load
     /// addresses depend on `idx`: public indices only. Panics unless every `idx[i] <
     /// table.len()` and `at + 4 ≤ L`.
-    #[inline]
+    #[inline(always)]
     pub fn gather_mont<const L: usize>(
         _: Ifma,
         table: &[[u64; L]],

@@ -1,6 +1,8 @@
 //! The eight-lane IFMA field type `Lanes8` against the scalar `Fp<M, U64>`, lane by lane, for all
 //! four moduli: every operation on random values and on edge values (0, 1, 2, p − 1, p − 2,
-//! values near 2^256 and near limb boundaries) at every lane position.
+//! values near 2^256 and near limb boundaries) at every lane position, with each input lane held
+//! either as its representative below p or as the one in [p, 2p) (the lazy reduction lets lanes
+//! hold either), and every result checked to keep the bound (limbs below 2^52, value below 2p).
 //!
 //! On a CPU without AVX-512 IFMA these tests fail unless the environment declares it absent
 //! (`SM_EXPECT_IFMA=0`, which `cargo xtask test` sets from /proc/cpuinfo; see
@@ -8,6 +10,7 @@
 //! stderr.
 #![cfg(all(target_arch = "x86_64", feature = "asm"))]
 
+use num_bigint::BigUint;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use sm_field::lanes::{Ifma, Lanes8};
@@ -75,53 +78,99 @@ fn edges<M: Modulus>() -> Vec<F<M>> {
 }
 
 fn lanes<M: Modulus>(t: Ifma, v: &[F<M>; 8]) -> Lanes8<M> {
-    Lanes8::from_fp(t, v)
+    bounded(Lanes8::from_fp(t, v), "from_fp")
+}
+
+fn modulus<M: Modulus>() -> BigUint {
+    M::P.iter()
+        .rev()
+        .fold(BigUint::ZERO, |acc, &w| (acc << 64u32) + BigUint::from(w))
+}
+
+/// Lane `i`'s representative as an integer.
+fn representative<M: Modulus>(x: &Lanes8<M>, i: usize) -> BigUint {
+    x.raw_limbs52()[i]
+        .iter()
+        .rev()
+        .fold(BigUint::ZERO, |acc, &l| (acc << 52u32) + BigUint::from(l))
+}
+
+/// Bit `i` set where lane `i`'s representative is at least p.
+fn above_p<M: Modulus>(x: &Lanes8<M>) -> u8 {
+    (0..8).fold(0, |m, i| {
+        m | ((representative(x, i) >= modulus::<M>()) as u8) << i
+    })
+}
+
+/// `x` after asserting the lazy-reduction invariant: every limb below 2^52, every lane's
+/// representative below 2p.
+fn bounded<M: Modulus>(x: Lanes8<M>, what: &str) -> Lanes8<M> {
+    let two_p = modulus::<M>() * 2u32;
+    for (i, r) in x.raw_limbs52().iter().enumerate() {
+        assert!(
+            r.iter().all(|&l| l < 1 << 52),
+            "{} {what}: lane {i} limbs {r:x?}",
+            M::NAME
+        );
+        let v = representative(&x, i);
+        assert!(v < two_p, "{} {what}: lane {i} = {v:x} ≥ 2p", M::NAME);
+    }
+    x
 }
 
 type Unary<'a, M> = &'a dyn Fn(&F<M>) -> F<M>;
 type Binary<'a, M> = &'a dyn Fn(&F<M>, &F<M>) -> F<M>;
 
-/// Every lane operation on inputs `a`, `b` (and mask `mask`) against the scalar field.
-fn check_all<M: Modulus>(t: Ifma, a: &[F<M>; 8], b: &[F<M>; 8], mask: u8) {
-    let (la, lb) = (lanes(t, a), lanes(t, b));
-    let ctx = |op: &str| format!("{} {op}: a = {a:?}, b = {b:?}", M::NAME);
+/// Every lane operation on inputs `a`, `b` (and mask `mask`) against the scalar field; the lanes
+/// of `lift.0` (of `a`) and `lift.1` (of `b`) held as their representatives in [p, 2p).
+fn check_all<M: Modulus>(t: Ifma, a: &[F<M>; 8], b: &[F<M>; 8], mask: u8, lift: (u8, u8)) {
+    let la = bounded(lanes(t, a).lift_to_p_2p(t, lift.0), "lift a");
+    let lb = bounded(lanes(t, b).lift_to_p_2p(t, lift.1), "lift b");
+    let ctx = |op: &str| format!("{} {op}: a = {a:?}, b = {b:?}, lift {lift:?}", M::NAME);
     assert_eq!(la.to_fp::<U64>(t), *a, "{}", ctx("round trip"));
+    assert_eq!(lb.to_fp::<U64>(t), *b, "{}", ctx("round trip"));
+    assert_eq!((above_p(&la), above_p(&lb)), lift, "{}", ctx("lift"));
     let un = |f: Unary<M>| -> [F<M>; 8] { core::array::from_fn(|i| f(&a[i])) };
     let bin = |f: Binary<M>| -> [F<M>; 8] { core::array::from_fn(|i| f(&a[i], &b[i])) };
     assert_eq!(
-        la.add(t, &lb).to_fp(t),
+        bounded(la.add(t, &lb), "op").to_fp(t),
         bin(&|x, y| x + y),
         "{}",
         ctx("add")
     );
     assert_eq!(
-        la.sub(t, &lb).to_fp(t),
+        bounded(la.sub(t, &lb), "op").to_fp(t),
         bin(&|x, y| x - y),
         "{}",
         ctx("sub")
     );
     assert_eq!(
-        la.mul(t, &lb).to_fp(t),
+        bounded(la.mul(t, &lb), "op").to_fp(t),
         bin(&|x, y| x * y),
         "{}",
         ctx("mul")
     );
-    assert_eq!(la.neg(t).to_fp(t), un(&|x| -x), "{}", ctx("neg"));
     assert_eq!(
-        la.double(t).to_fp(t),
+        bounded(la.neg(t), "neg").to_fp(t),
+        un(&|x| -x),
+        "{}",
+        ctx("neg")
+    );
+    assert_eq!(
+        bounded(la.double(t), "op").to_fp(t),
         un(&|x| x.double()),
         "{}",
         ctx("double")
     );
     assert_eq!(
-        la.square(t).to_fp(t),
+        bounded(la.square(t), "op").to_fp(t),
         un(&|x| x.square()),
         "{}",
         ctx("square")
     );
     let sel: [F<M>; 8] = core::array::from_fn(|i| if mask >> i & 1 == 1 { b[i] } else { a[i] });
     assert_eq!(
-        Lanes8::select(t, mask, &la, &lb).to_fp(t),
+        bounded(Lanes8::select(t, mask, &la, &lb), "op").to_fp(t),
         sel,
         "{}",
         ctx("select")
@@ -148,7 +197,8 @@ fn random_ops<M: Modulus>(t: Ifma, seed: u64) {
                 b[i] = a[i];
             }
         }
-        check_all::<M>(t, &a, &b, rng.next_u32() as u8);
+        let lift = (rng.next_u32() as u8, rng.next_u32() as u8);
+        check_all::<M>(t, &a, &b, rng.next_u32() as u8, lift);
     }
 }
 
@@ -163,8 +213,10 @@ fn edge_ops<M: Modulus>(t: Ifma, seed: u64) {
             let mut b = random_lanes::<M>(&mut rng);
             a[lane] = *x;
             b[lane] = *y;
-            check_all::<M>(t, &a, &b, rng.next_u32() as u8);
-            check_all::<M>(t, &[*x; 8], &[*y; 8], 0x5a);
+            let lift = (rng.next_u32() as u8, rng.next_u32() as u8);
+            check_all::<M>(t, &a, &b, rng.next_u32() as u8, lift);
+            // All lanes equal, each input held both ways (0x0f/0x33: every pair of forms).
+            check_all::<M>(t, &[*x; 8], &[*y; 8], 0x5a, (0x0f, 0x33));
         }
     }
 }

@@ -207,7 +207,7 @@ mod lanes {
     }
 
     /// Doubling `dbl-2001-b` (a = −3): 3M + 5S.
-    #[inline]
+    #[inline(always)]
     fn dbl(t: Ifma, p: &Jac) -> Jac {
         let delta = p.z.square(t);
         let gamma = p.y.square(t);
@@ -227,7 +227,7 @@ mod lanes {
     }
 
     /// Addition `add-2007-bl`: 11M + 5S; sets the bits of `bad` where `H = 0`.
-    #[inline]
+    #[inline(always)]
     fn add(t: Ifma, p: &Jac, q: &Jac, bad: &mut u8) -> Jac {
         let z1z1 = p.z.square(t);
         let z2z2 = q.z.square(t);
@@ -258,7 +258,7 @@ mod lanes {
 
     /// Mixed addition `madd-2007-bl` with an affine `(x2, y2)`: 7M + 4S; sets the bits of `bad`
     /// where `H = 0`.
-    #[inline]
+    #[inline(always)]
     fn madd(t: Ifma, p: &Jac, x2: &Fe, y2: &Fe, bad: &mut u8) -> Jac {
         let z1z1 = p.z.square(t);
         let u2 = x2.mul(t, &z1z1);
@@ -321,7 +321,7 @@ mod lanes {
     }
 
     /// `y` negated in the lanes of `neg`.
-    #[inline]
+    #[inline(always)]
     fn neg_where(t: Ifma, neg: u8, y: &Fe) -> Fe {
         Fe::select(t, neg, y, &y.neg(t))
     }
@@ -375,9 +375,46 @@ mod lanes {
     const GW: u32 = 6;
     const GTOP: usize = 42;
 
+    /// Lane i's entry of comb row `row` for the public scalar `sk[i]` (gathered from the
+    /// flattened rows): `(x, y)`, `y` negated for negative digits.
+    #[inline(always)]
+    fn g_entry(t: Ifma, flat: &[[u64; 8]], sk: &[([u64; 4], bool); 8], row: usize) -> (Fe, Fe) {
+        let d: [(u64, u8); 8] = core::array::from_fn(|i| odd_digit(&sk[i].0, GW, GTOP, row));
+        let idx = d.map(|(j, _)| row * 32 + j as usize);
+        let x = Fe::gather_mont(t, flat, &idx, 0);
+        let y = neg_where(t, mask(|i| d[i].1 == 1), &Fe::gather_mont(t, flat, &idx, 4));
+        (x, y)
+    }
+
+    /// Lane i's entry of comb row `row` for the secret scalar limbs `kl[i]`, read in constant
+    /// time ([`Lanes8::select_affine`]): `(x, y)`, `y` negated for negative digits.
+    #[inline(always)]
+    fn k_entry(t: Ifma, row: &[[u64; 8]], kl: &[[u64; 4]; 8], r: usize) -> (Fe, Fe) {
+        use zeroize::Zeroize;
+        let mut idx = [0u64; 8];
+        let mut neg = 0u8;
+        for (i, l) in kl.iter().enumerate() {
+            let (a, n) = odd_digit(l, GW, GTOP, r);
+            idx[i] = a;
+            neg |= n << i;
+        }
+        let (x, y) = Fe::select_affine(t, row, &idx);
+        idx.zeroize();
+        (x, neg_where(t, neg, &y))
+    }
+
     /// Verdicts of eight lanes: bit `i` of the first mask says lane `i` verified; lanes with bit
     /// `i` of the second mask met an exceptional case and must be verified by the scalar code.
     fn verify8<B: Backend>(t: Ifma, lanes: &[Lane<B>; 8]) -> (u8, u8) {
+        t.run(
+            #[inline(always)]
+            |t| verify8_in(t, lanes),
+        )
+    }
+
+    /// The body of [`verify8`], inlined into [`Ifma::run`].
+    #[inline(always)]
+    fn verify8_in<B: Backend>(t: Ifma, lanes: &[Lane<B>; 8]) -> (u8, u8) {
         let mut bad = 0u8;
         let one = Fe::one(t);
 
@@ -426,19 +463,11 @@ mod lanes {
         debug_assert_eq!(rows.len(), GTOP + 1);
         let flat = rows.as_flattened();
         let sk: [([u64; 4], bool); 8] = core::array::from_fn(|i| odd_limbs(&lanes[i].s));
-        let g_entry = |row: usize, bad: Option<(&Jac, &mut u8)>| {
-            let d: [(u64, u8); 8] = core::array::from_fn(|i| odd_digit(&sk[i].0, GW, GTOP, row));
-            let idx = d.map(|(j, _)| row * 32 + j as usize);
-            let x = Fe::gather_mont(t, flat, &idx, 0);
-            let y = neg_where(t, mask(|i| d[i].1 == 1), &Fe::gather_mont(t, flat, &idx, 4));
-            match bad {
-                None => Jac { x, y, z: one },
-                Some((acc, bad)) => madd(t, acc, &x, &y, bad),
-            }
-        };
-        let mut gacc = g_entry(0, None);
+        let (x, y) = g_entry(t, flat, &sk, 0);
+        let mut gacc = Jac { x, y, z: one };
         for row in 1..rows.len() {
-            gacc = g_entry(row, Some((&gacc, &mut bad)));
+            let (x, y) = g_entry(t, flat, &sk, row);
+            gacc = madd(t, &gacc, &x, &y, &mut bad);
         }
         let sg = Jac {
             y: neg_where(t, mask(|i| sk[i].1), &gacc.y),
@@ -477,29 +506,23 @@ mod lanes {
             kk.zeroize();
         }
         let rows = Sm2GeneratorTable.raw_rows();
-        let entry = |row: usize, kl: &[[u64; 4]; 8]| {
-            let mut idx = [0u64; 8];
-            let mut neg = 0u8;
-            for (i, l) in kl.iter().enumerate() {
-                let (a, n) = odd_digit(l, GW, GTOP, row);
-                idx[i] = a;
-                neg |= n << i;
-            }
-            let (x, y) = Fe::select_affine(t, &rows[row], &idx);
-            idx.zeroize();
-            (x, neg_where(t, neg, &y))
-        };
-        let mut bad = 0u8;
-        let (x, y) = entry(0, &kl);
-        let mut acc = Jac {
-            x,
-            y,
-            z: Fe::one(t),
-        };
-        for row in 1..rows.len() {
-            let (x, y) = entry(row, &kl);
-            acc = madd(t, &acc, &x, &y, &mut bad);
-        }
+        let (acc, bad) = t.run(
+            #[inline(always)]
+            |t| {
+                let mut bad = 0u8;
+                let (x, y) = k_entry(t, &rows[0], &kl, 0);
+                let mut acc = Jac {
+                    x,
+                    y,
+                    z: Fe::one(t),
+                };
+                for (r, row) in rows.iter().enumerate().skip(1) {
+                    let (x, y) = k_entry(t, row, &kl, r);
+                    acc = madd(t, &acc, &x, &y, &mut bad);
+                }
+                (acc, bad)
+            },
+        );
         kl.zeroize();
         let mut z: [Fp<Sm2P, B>; 8] = acc.z.to_fp(t);
         let x: [Fp<Sm2P, B>; 8] = acc.x.to_fp(t);
