@@ -1,7 +1,8 @@
 //! Verification and signing of many signatures at once (multi-buffer): on x86_64 CPUs with
 //! AVX-512 IFMA, eight verifications (or eight `k·G` of signing) run side by side, one per
 //! 64-bit lane of the vector registers (`sm_field::lanes`); elsewhere, one after the other with
-//! [`VerifyingKey::verify`] and [`SigningKey::sign_with_rng`] (see [`sign_batch`]).
+//! [`VerifyingKey::verify`] and [`SigningKey::sign_with_rng`] (see [`sign_batch`]). Many
+//! ciphertexts at once: [`decrypt_batch`] (eight secret `d·C1` in the lanes, constant time).
 //!
 //! Every item gets the verdict [`VerifyingKey::verify`] gives it: `e = SM3(Z_A ‖ M)` with the
 //! `Z_A` of the item's key (its own distinguishing ID, see [`VerifyingKey::with_id`]), the checks

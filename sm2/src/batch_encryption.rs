@@ -34,8 +34,9 @@
 //! `d_w·C1`. For `w ≥ 1`, `0 < 32A < k/2^(5w) + 32 < n/2`, so `32A ≡ ±d_w (mod n)` would be an
 //! integer equality between an even and an odd number: impossible. Only the last window can
 //! meet it, and only as `32A ≡ d_0` (the opposite case would mean `k ≡ 0`), that is for
-//! `k = n + 2·d_0`, one of the 16 values `n − 2, n − 6, …, n − 62`: keys `d` in
-//! `{2, 6, …, 62}` or `{n − 62, …, n − 6, n − 2}`, whatever C1 is. There the sum is the
+//! `k = n + 2·d_0` where `d_0 = (k mod 64) − 32` is k's own last digit; as `n ≡ 35 (mod 64)`,
+//! only `k = n − 6` (`d_0 = −3`) qualifies: the keys `d = 6` and `d = n − 6`, whatever C1 is
+//! (`tests/batch_encryption.rs` decrypts with both). There the sum is the
 //! doubling of the accumulator, so the last window computes both the addition and the doubling
 //! and keeps the doubling in the lanes where `H = 0` (a mask blend: no branch, no timing
 //! difference for these keys). The other additions still record `H = 0` per lane; by the
@@ -44,40 +45,6 @@
 //!
 //! The lane values on the stack are not zeroized (the scalar limbs, digits and the affine
 //! results are).
-//!
-//! ```
-//! use shangmi_sm2::batch::{self, Format};
-//! use shangmi_sm2::{Mode, SecretKey};
-//! let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
-//! let keys: Vec<SecretKey> = (0..3).map(|_| SecretKey::random(&mut rng)).collect();
-//! let msgs: Vec<Vec<u8>> = (0..10u8).map(|i| vec![i; 1 + i as usize]).collect();
-//! let cts: Vec<Vec<u8>> = msgs
-//!     .iter()
-//!     .enumerate()
-//!     .map(|(i, m)| {
-//!         let pk = keys[i % 3].public_key();
-//!         if i % 2 == 0 {
-//!             pk.encrypt(&mut rng, m, Mode::C1C3C2).unwrap()
-//!         } else {
-//!             pk.encrypt_der(&mut rng, m).unwrap()
-//!         }
-//!     })
-//!     .collect();
-//! let mut items: Vec<_> = (0..10)
-//!     .map(|i| {
-//!         let format = if i % 2 == 0 { Format::Raw(Mode::C1C3C2) } else { Format::Der };
-//!         (&keys[i % 3], &cts[i][..], format)
-//!     })
-//!     .collect();
-//! items[4].0 = &keys[0]; // item 4 was encrypted to keys[1]
-//! let out = batch::decrypt_batch(&items);
-//! for (i, r) in out.iter().enumerate() {
-//!     match r {
-//!         Ok(m) => assert_eq!(m.as_slice(), msgs[i]),
-//!         Err(e) => assert_eq!((i, *e), (4, shangmi_sm2::Error::Decryption)),
-//!     }
-//! }
-//! ```
 
 use alloc::vec::Vec;
 
@@ -108,7 +75,48 @@ pub type DecryptItem<'a, B> = (&'a SecretKey<B>, &'a [u8], Format);
 
 /// The result of [`SecretKey::decrypt`] (or [`SecretKey::decrypt_der`]) for every item, in
 /// order: the plaintext, or [`Error::Decryption`]. Constant time in the secret keys and the
-/// shared points (see the module docs); items may share keys.
+/// shared points; items may share keys.
+///
+/// On CPUs with AVX-512 IFMA the secret scalar multiplications `d_B·C1` of eight ciphertexts run
+/// side by side in the lanes of the vector registers (constant time: every lane does the same
+/// work, table entries are read by masking; the algorithm and its exceptional cases are
+/// described at the top of `sm2/src/batch_encryption.rs`); everything else, and CPUs without
+/// IFMA, use the scalar decryption's own code, so the results are byte for byte those of the
+/// one-by-one calls.
+///
+/// ```
+/// use shangmi_sm2::batch::{self, Format};
+/// use shangmi_sm2::{Mode, SecretKey};
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
+/// let keys: Vec<SecretKey> = (0..3).map(|_| SecretKey::random(&mut rng)).collect();
+/// let msgs: Vec<Vec<u8>> = (0..10u8).map(|i| vec![i; 1 + i as usize]).collect();
+/// let cts: Vec<Vec<u8>> = msgs
+///     .iter()
+///     .enumerate()
+///     .map(|(i, m)| {
+///         let pk = keys[i % 3].public_key();
+///         if i % 2 == 0 {
+///             pk.encrypt(&mut rng, m, Mode::C1C3C2).unwrap()
+///         } else {
+///             pk.encrypt_der(&mut rng, m).unwrap()
+///         }
+///     })
+///     .collect();
+/// let mut items: Vec<_> = (0..10)
+///     .map(|i| {
+///         let format = if i % 2 == 0 { Format::Raw(Mode::C1C3C2) } else { Format::Der };
+///         (&keys[i % 3], &cts[i][..], format)
+///     })
+///     .collect();
+/// items[4].0 = &keys[0]; // item 4 was encrypted to keys[1]
+/// let out = batch::decrypt_batch(&items);
+/// for (i, r) in out.iter().enumerate() {
+///     match r {
+///         Ok(m) => assert_eq!(m.as_slice(), msgs[i]),
+///         Err(e) => assert_eq!((i, *e), (4, shangmi_sm2::Error::Decryption)),
+///     }
+/// }
+/// ```
 pub fn decrypt_batch<B: Backend>(
     items: &[DecryptItem<'_, B>],
 ) -> Vec<Result<Zeroizing<Vec<u8>>, Error>> {
