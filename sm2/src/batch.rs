@@ -533,4 +533,6 @@ pub(crate) mod lanes {
     }
 }
 
-pub use crate::batch_encryption::{decrypt_batch, decrypt_batch_report, DecryptItem, Format};
+pub use crate::batch_encryption::{
+    decrypt_batch, decrypt_batch_report, encrypt_batch, DecryptItem, EncryptItem, Format,
+};

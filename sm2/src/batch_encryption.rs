@@ -48,12 +48,17 @@
 
 use alloc::vec::Vec;
 
+use rand_core::CryptoRng;
+use sm_curve::{CurveParams, Jacobian};
 use sm_field::Backend;
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::encryption::{open_with_shared, Parts, SharedPoint};
-use crate::keys::SecretKey;
-use crate::{AffinePoint, Error, Mode};
+use crate::encryption::{
+    check_der_len, frame_der, frame_raw, open_with_shared, seal_with_shared, shared_point, Parts,
+    SharedPoint,
+};
+use crate::keys::{PublicKey, SecretKey};
+use crate::{AffinePoint, Curve, Error, Mode, Scalar};
 
 /// How a ciphertext given to [`decrypt_batch`] is encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,10 +161,10 @@ pub fn decrypt_batch_report<B: Backend>(
         })
         .collect();
     // B3 for the items that passed.
-    let ready: Vec<(&SecretKey<B>, &AffinePoint<B>)> = items
+    let ready: Vec<(&Scalar<B>, &AffinePoint<B>)> = items
         .iter()
         .zip(&opened)
-        .filter_map(|((sk, _, _), o)| o.as_ref().map(|(c1, _)| (*sk, c1)))
+        .filter_map(|((sk, _, _), o)| o.as_ref().map(|(c1, _)| (sk.scalar(), c1)))
         .collect();
     let (shared, from_lanes) = shared_points(&ready);
     let mut shared = shared.into_iter().zip(from_lanes);
@@ -179,11 +184,109 @@ pub fn decrypt_batch_report<B: Backend>(
         .unzip()
 }
 
-/// `d_B·C1` for every pair, and whether the lanes computed it.
+/// One encryption request: the recipient's key, the message, the encoding of the ciphertext.
+pub type EncryptItem<'a, B> = (&'a PublicKey<B>, &'a [u8], Format);
+
+/// Encrypts every message to its key: the ciphertexts [`PublicKey::encrypt`] (for
+/// [`Format::Raw`]) or [`PublicKey::encrypt_der`] (for [`Format::Der`]) would make, called once
+/// per item in order with the same `rng` (C1 uncompressed), and their errors (an empty message,
+/// a DER length that does not encode) for the same items, which draw nothing from `rng` there
+/// either.
+///
+/// The ephemeral `k` are drawn from `rng` in item order exactly as that loop draws them, so the
+/// ciphertexts are identical to the loop's. Only in the negligible case where the KDF output is
+/// all zero (where the scalar encryption draws again) is that item's new `k` drawn after the
+/// whole batch. Constant time in the `k` and the shared points: on CPUs with AVX-512 IFMA the
+/// variable-base `k·P_B` of eight items run in the lanes as in [`decrypt_batch`]; `C1 = k·G`
+/// uses the scalar fixed-base comb.
+///
+/// ```
+/// use shangmi_sm2::batch::{self, Format};
+/// use shangmi_sm2::{Mode, SecretKey};
+/// use rand_chacha::rand_core::SeedableRng;
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
+/// let keys: Vec<SecretKey> = (0..9).map(|_| SecretKey::random(&mut rng)).collect();
+/// let items: Vec<_> = keys
+///     .iter()
+///     .map(|k| (k.public_key(), &b"message"[..], Format::Raw(Mode::C1C3C2)))
+///     .collect();
+/// let seed = [7u8; 32];
+/// let cts = batch::encrypt_batch(&items, &mut rand_chacha::ChaCha20Rng::from_seed(seed));
+/// let mut same = rand_chacha::ChaCha20Rng::from_seed(seed);
+/// for (k, ct) in keys.iter().zip(&cts) {
+///     let ct = ct.as_ref().unwrap();
+///     assert_eq!(ct, &k.public_key().encrypt(&mut same, b"message", Mode::C1C3C2).unwrap());
+///     assert_eq!(k.decrypt(ct, Mode::C1C3C2).unwrap().as_slice(), b"message");
+/// }
+/// ```
+pub fn encrypt_batch<B: Backend>(
+    items: &[EncryptItem<'_, B>],
+    rng: &mut impl CryptoRng,
+) -> Vec<Result<Vec<u8>, Error>> {
+    // The checks before A1, and A1 in item order.
+    let mut out: Vec<Result<Vec<u8>, Error>> = Vec::with_capacity(items.len());
+    let mut ks: Vec<Scalar<B>> = Vec::new();
+    for (_, msg, format) in items {
+        let checked = if msg.is_empty() {
+            Err(Error::EmptyPlaintext)
+        } else if *format == Format::Der {
+            check_der_len(msg.len())
+        } else {
+            Ok(())
+        };
+        out.push(checked.map(|()| {
+            ks.push(loop {
+                let k = Scalar::<B>::random(rng);
+                if !bool::from(k.is_zero()) {
+                    break k;
+                }
+            });
+            msg.to_vec()
+        }));
+    }
+    let ready: Vec<usize> = (0..items.len()).filter(|&i| out[i].is_ok()).collect();
+    // A2: C1 = k·G (the comb), A4: k·P_B (the lanes).
+    let mut c1 = alloc::vec![AffinePoint::<B>::IDENTITY; ks.len()];
+    let c1j: Vec<_> = ks.iter().map(|k| Curve::<B>::mul_generator(k)).collect();
+    Jacobian::batch_to_affine(&c1j, &mut c1);
+    let pairs: Vec<(&Scalar<B>, &AffinePoint<B>)> = ready
+        .iter()
+        .zip(&ks)
+        .map(|(&i, k)| (k, items[i].0.as_affine()))
+        .collect();
+    let (shared, _) = shared_points(&pairs);
+    ks.zeroize();
+    // A5–A8 item by item.
+    for ((&i, c1), (x2, y2)) in ready.iter().zip(&c1).zip(shared) {
+        let (pk, _, format) = items[i];
+        let Ok(buf) = out[i].as_mut() else {
+            continue;
+        };
+        out[i] = match seal_with_shared(c1, &x2, &y2, buf) {
+            Some((c1, c3)) => match format {
+                Format::Raw(mode) => {
+                    frame_raw(buf, mode, &c1, &c3);
+                    Ok(core::mem::take(buf))
+                }
+                Format::Der => frame_der(buf, &c1, &c3).map(|()| core::mem::take(buf)),
+            },
+            // All-zero KDF output: `buf` still holds M; encrypt again with a new k.
+            None => match format {
+                Format::Raw(mode) => pk.encrypt_in_place(rng, buf, mode),
+                Format::Der => pk.encrypt_der_in_place(rng, buf),
+            }
+            .map(|()| core::mem::take(buf)),
+        };
+    }
+    out
+}
+
+/// `k·P` for every pair (secret `k`, valid `P`: `d_B·C1` of decryption, `k·P_B` of
+/// encryption), and whether the lanes computed it.
 fn shared_points<B: Backend>(
-    ready: &[(&SecretKey<B>, &AffinePoint<B>)],
+    ready: &[(&Scalar<B>, &AffinePoint<B>)],
 ) -> (Vec<SharedPoint>, Vec<bool>) {
-    let scalar = |(sk, c1): &(&SecretKey<B>, &AffinePoint<B>)| sk.shared_point(c1);
+    let scalar = |(k, p): &(&Scalar<B>, &AffinePoint<B>)| shared_point(*k, p);
     #[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
     if let Some(t) = sm_field::lanes::Ifma::detect() {
         let mut out = Vec::with_capacity(ready.len());
@@ -220,24 +323,23 @@ mod lanes {
 
     use crate::batch::lanes::{add, dbl, neg_where, odd_digit, Fe, Jac, PTOP, PW};
     use crate::encryption::{shared_bytes, SharedPoint};
-    use crate::keys::SecretKey;
     use crate::{AffinePoint, Scalar};
 
-    /// `(x2, y2)` of `d_i·C1_i` for the pairs of `group` (two to eight; lanes beyond the group
-    /// repeat its first pair), in constant time in the keys and the points (see the module
-    /// docs). Bit `i` of the mask is set where lane `i` met an exceptional case of the addition
-    /// formula (never, for points of order n): its result is then wrong and the caller
-    /// recomputes it with the scalar code.
+    /// `(x, y)` of `d_i·P_i` for the pairs of `group` (two to eight; lanes beyond the group
+    /// repeat its first pair; `P_i` of order n), in constant time in the scalars and the points
+    /// (see the module docs). Bit `i` of the mask is set where lane `i` met an exceptional case
+    /// of the addition formula (never, for points of order n): its result is then wrong and the
+    /// caller recomputes it with the scalar code.
     pub(super) fn shared_x8<B: Backend>(
         t: Ifma,
-        group: &[(&SecretKey<B>, &AffinePoint<B>)],
+        group: &[(&Scalar<B>, &AffinePoint<B>)],
     ) -> (Vec<SharedPoint>, u8) {
         let pair = |i: usize| group[if i < group.len() { i } else { 0 }];
         // k = d or n − d, whichever is odd; `negate` marks the lanes where k = n − d.
         let mut kl = [[0u64; 4]; 8];
         let mut negate = 0u8;
         for (i, l) in kl.iter_mut().enumerate() {
-            let d = pair(i).0.scalar();
+            let d = pair(i).0;
             let even = !d.is_odd();
             let mut k = Scalar::<B>::conditional_select(d, &-*d, even);
             *l = k.to_canonical_limbs();

@@ -284,7 +284,7 @@ fn xor_and_hash(x2: &[u8; 32], y2: &[u8; 32], data: &mut [u8], side: Side) -> ([
 
 /// The largest DER header any ciphertext with a C2 of `c2_len` bytes can have (x and y with a
 /// leading zero byte each); checks up front that the length is encodable.
-fn check_der_len(c2_len: usize) -> Result<(), Error> {
+pub(crate) fn check_der_len(c2_len: usize) -> Result<(), Error> {
     der_header(&[0xff; 65], &[0; 32], c2_len).map(|_| ())
 }
 
@@ -321,15 +321,7 @@ impl<B: Backend> PublicKey<B> {
         mode: Mode,
     ) -> Result<(), Error> {
         let (c1, c3) = self.encrypt_slice(rng, buf)?;
-        match mode {
-            Mode::C1C3C2 => {
-                let mut head = [0u8; 97];
-                head[..65].copy_from_slice(&c1);
-                head[65..].copy_from_slice(&c3);
-                frame(buf, &head, &[]);
-            }
-            Mode::C1C2C3 => frame(buf, &c1, &c3),
-        }
+        frame_raw(buf, mode, &c1, &c3);
         Ok(())
     }
 
@@ -343,9 +335,7 @@ impl<B: Backend> PublicKey<B> {
     ) -> Result<(), Error> {
         check_der_len(buf.len())?;
         let (c1, c3) = self.encrypt_slice(rng, buf)?;
-        let head = der_header(&c1, &c3, buf.len())?;
-        frame(buf, &head, &[]);
-        Ok(())
+        frame_der(buf, &c1, &c3)
     }
 
     /// Encrypts `msg` into a [`Ciphertext`].
@@ -414,17 +404,47 @@ impl<B: Backend> PublicKey<B> {
         let s = self.as_affine().to_jacobian().mul(k);
         let mut aff = [Affine::<Curve<B>>::IDENTITY; 2];
         Jacobian::batch_to_affine(&[c1, s], &mut aff);
-        let x2 = Zeroizing::new(aff[1].x().to_bytes());
-        let y2 = Zeroizing::new(aff[1].y().to_bytes());
+        let (x2, y2) = shared_bytes(&aff[1].x(), &aff[1].y());
         aff[1].zeroize();
-        let (c3, zero) = xor_and_hash(&x2, &y2, data, Side::Encrypt);
-        if bool::from(zero) {
-            return None;
-        }
-        let mut c1b = [0u8; 65];
-        aff[0].write_sec1(false, &mut c1b).expect("65 bytes");
-        Some((c1b, c3))
+        seal_with_shared(&aff[0], &x2, &y2, data)
     }
+}
+
+/// A5–A7 on `data` (M in, C2 out) given C1 and the shared point `(x2, y2)`: C1 (uncompressed)
+/// and C3, or `None` if the KDF output is all zero (then `data` is unchanged).
+pub(crate) fn seal_with_shared<B: Backend>(
+    c1: &AffinePoint<B>,
+    x2: &[u8; 32],
+    y2: &[u8; 32],
+    data: &mut [u8],
+) -> Option<([u8; 65], [u8; 32])> {
+    let (c3, zero) = xor_and_hash(x2, y2, data, Side::Encrypt);
+    if bool::from(zero) {
+        return None;
+    }
+    let mut c1b = [0u8; 65];
+    c1.write_sec1(false, &mut c1b).expect("65 bytes");
+    Some((c1b, c3))
+}
+
+/// Frames C2 (in `buf`) with C1 and C3 into the raw ciphertext in `mode`.
+pub(crate) fn frame_raw(buf: &mut Vec<u8>, mode: Mode, c1: &[u8; 65], c3: &[u8; 32]) {
+    match mode {
+        Mode::C1C3C2 => {
+            let mut head = [0u8; 97];
+            head[..65].copy_from_slice(c1);
+            head[65..].copy_from_slice(c3);
+            frame(buf, &head, &[]);
+        }
+        Mode::C1C2C3 => frame(buf, c1, c3),
+    }
+}
+
+/// Frames C2 (in `buf`) with C1 and C3 into the GM/T 0009 DER ciphertext.
+pub(crate) fn frame_der(buf: &mut Vec<u8>, c1: &[u8; 65], c3: &[u8; 32]) -> Result<(), Error> {
+    let head = der_header(c1, c3, buf.len())?;
+    frame(buf, &head, &[]);
+    Ok(())
 }
 
 impl<B: Backend> SecretKey<B> {
@@ -473,17 +493,19 @@ impl<B: Backend> SecretKey<B> {
             buf.zeroize();
             return Err(Error::Decryption);
         };
-        let (x2, y2) = self.shared_point(&c1);
+        // B3
+        let (x2, y2) = shared_point(self.scalar(), &c1);
         open_with_shared(&x2, &y2, c3, buf)
     }
+}
 
-    /// B3: the coordinates of `d_B·C1` (constant time).
-    pub(crate) fn shared_point(&self, c1: &AffinePoint<B>) -> SharedPoint {
-        let mut s = c1.to_jacobian().mul(self.scalar()).to_affine();
-        let xy = shared_bytes(&s.x(), &s.y());
-        s.zeroize();
-        xy
-    }
+/// The coordinates of `k·P` as bytes, in constant time: B3 of decryption (`d_B·C1`), A4 of
+/// encryption (`k·P_B`).
+pub(crate) fn shared_point<B: Backend>(k: &Scalar<B>, p: &AffinePoint<B>) -> SharedPoint {
+    let mut s = p.to_jacobian().mul(k).to_affine();
+    let xy = shared_bytes(&s.x(), &s.y());
+    s.zeroize();
+    xy
 }
 
 /// The coordinates `(x2, y2)` of the shared point of encryption and decryption, as bytes.

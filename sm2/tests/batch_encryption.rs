@@ -6,13 +6,18 @@
 //! and 100; and for the secret keys whose lane computation meets the exceptional case of the
 //! addition formula in its last window (d = 6 and d = n − 6: `k = n − 6`).
 //!
+//! Batch encryption gives, with the same seeded rng, the ciphertexts (and errors) of the scalar
+//! `encrypt` / `encrypt_der` called in item order, and leaves the rng in the same state.
+//!
 //! Where the CPU has AVX-512 IFMA the eight-lane code runs (checked through
 //! `decrypt_batch_report`); `lanes_ran_where_expected` fails on a CPU without it unless
 //! `SM_EXPECT_IFMA=0` declares that (then everything here checks the portable loop).
 
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use shangmi_sm2::batch::{decrypt_batch, decrypt_batch_report, DecryptItem, Format};
+use shangmi_sm2::batch::{
+    decrypt_batch, decrypt_batch_report, encrypt_batch, DecryptItem, EncryptItem, Format,
+};
 use shangmi_sm2::sm_curve::sm_field::{Modulus, Sm2N, Sm2P};
 use shangmi_sm2::{AffinePoint, Ciphertext, DefaultBackend, Error, Mode, SecretKey};
 
@@ -411,4 +416,89 @@ fn edge_keys() {
     let (got, lanes) = check(&items);
     assert!(got.iter().all(|r| r.is_ok()));
     assert_lanes(&lanes, |_| true, "k = n − 6");
+}
+
+/// The scalar encryptions of `items` in order with one rng.
+fn scalar_encrypt(
+    items: &[EncryptItem<'_, DefaultBackend>],
+    rng: &mut ChaCha20Rng,
+) -> Vec<Result<Vec<u8>, Error>> {
+    items
+        .iter()
+        .map(|(pk, msg, format)| match format {
+            Format::Raw(mode) => pk.encrypt(rng, msg, *mode),
+            Format::Der => pk.encrypt_der(rng, msg),
+        })
+        .collect()
+}
+
+/// Batch = loop with the same seed, and the rng ends in the same state.
+fn check_encrypt(
+    items: &[EncryptItem<'_, DefaultBackend>],
+    seed: u64,
+) -> Vec<Result<Vec<u8>, Error>> {
+    let mut a = ChaCha20Rng::seed_from_u64(seed);
+    let mut b = ChaCha20Rng::seed_from_u64(seed);
+    let want = scalar_encrypt(items, &mut a);
+    let got = encrypt_batch(items, &mut b);
+    assert_eq!(got, want, "batch of {}", items.len());
+    assert_eq!(
+        a.next_u64(),
+        b.next_u64(),
+        "rng state after a batch of {}",
+        items.len()
+    );
+    got
+}
+
+#[test]
+fn encrypt_batch_equals_the_loop() {
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let keys: Vec<SecretKey> = (0..5).map(|_| SecretKey::random(&mut rng)).collect();
+    let msgs: Vec<Vec<u8>> = (0..1000)
+        .map(|i| {
+            // Some empty messages (an error, and no rng draw).
+            let mut m = vec![0u8; if i % 37 == 5 { 0 } else { 1 + i }];
+            rng.fill_bytes(&mut m);
+            m
+        })
+        .collect();
+    let items: Vec<EncryptItem<'_, DefaultBackend>> = (0..1000)
+        .map(|i| (keys[i % 5].public_key(), &msgs[i][..], format_of(i)))
+        .collect();
+    for n in (0..=20).chain([1000]) {
+        let got = check_encrypt(&items[..n], n as u64);
+        // And they decrypt.
+        let dec: Vec<Item<'_>> = got
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                c.as_ref()
+                    .ok()
+                    .map(|c| (&keys[i % 5], &c[..], format_of(i)))
+            })
+            .collect();
+        let (plain, _) = check(&dec);
+        let want: Vec<&[u8]> = msgs[..n]
+            .iter()
+            .map(|m| &m[..])
+            .filter(|m| !m.is_empty())
+            .collect();
+        assert_eq!(
+            plain
+                .iter()
+                .map(|p| p.as_deref().unwrap())
+                .collect::<Vec<_>>(),
+            want
+        );
+        for (i, c) in got.iter().enumerate() {
+            if msgs[i].is_empty() {
+                assert_eq!(c, &Err(Error::EmptyPlaintext));
+            }
+        }
+    }
+    // One key for a whole group, and the same message eight times.
+    let same: Vec<EncryptItem<'_, DefaultBackend>> =
+        vec![(keys[0].public_key(), &msgs[3][..], Format::Der); 9];
+    check_encrypt(&same, 99);
 }
