@@ -247,7 +247,7 @@ pub fn encrypt_batch<B: Backend>(
     let ready: Vec<usize> = (0..items.len()).filter(|&i| out[i].is_ok()).collect();
     // A2: C1 = k·G (the comb), A4: k·P_B (the lanes).
     let mut c1 = alloc::vec![AffinePoint::<B>::IDENTITY; ks.len()];
-    let c1j: Vec<_> = ks.iter().map(|k| Curve::<B>::mul_generator(k)).collect();
+    let c1j: Vec<_> = ks.iter().map(Curve::<B>::mul_generator).collect();
     Jacobian::batch_to_affine(&c1j, &mut c1);
     let pairs: Vec<(&Scalar<B>, &AffinePoint<B>)> = ready
         .iter()
