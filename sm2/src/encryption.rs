@@ -526,7 +526,8 @@ pub(crate) fn open_with_shared(
     buf: &mut Vec<u8>,
 ) -> Result<(), Error> {
     let (u, zero) = xor_and_hash(x2, y2, buf, Side::Decrypt);
-    if bool::from(u.ct_eq(c3) & !zero) {
+    let ok = u.ct_eq(c3) & !zero;
+    if bool::from(ok) {
         Ok(())
     } else {
         buf.zeroize();

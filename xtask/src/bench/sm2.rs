@@ -201,8 +201,9 @@ fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
             }),
         ));
     }
-    // Batch decryption (`sm2::batch`): 64 keys and 32-byte ciphertexts; one batch of `size`
-    // items per run, reported per ciphertext (`per_run`).
+    // Batch encryption and decryption (`sm2::batch`): 64 keys and 32-byte ciphertexts; one
+    // batch of 8 (encryption) or `size` (decryption) items per run, reported per ciphertext
+    // (`per_run`).
     {
         let keys: Vec<SecretKey<B>> = (0..64).map(|_| SecretKey::<B>::random(&mut r)).collect();
         let cts: Vec<Vec<u8>> = keys
@@ -213,6 +214,40 @@ fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
                     .expect("encrypt")
             })
             .collect();
+        let pks: Vec<_> = keys[..8].iter().map(|k| *k.public_key()).collect();
+        let enc_ok = {
+            let items: Vec<_> = pks
+                .iter()
+                .map(|pk| (pk, MSG, Mode::C1C3C2.into()))
+                .collect();
+            let cts = super::sm2::batch::encrypt_batch(&items, &mut rng());
+            let dec = cts
+                .iter()
+                .zip(&keys)
+                .map(|(c, k)| (k, &c.as_ref().expect("encrypt")[..], Mode::C1C3C2.into()))
+                .collect::<Vec<_>>();
+            super::sm2::batch::decrypt_batch(&dec)
+                .iter()
+                .all(|m| m.as_ref().is_ok_and(|m| m.as_slice() == MSG))
+        };
+        out.push(Case {
+            per_run: 8,
+            ..case(
+                "encrypt batch of 8 (per ciphertext)",
+                &v,
+                enc_ok,
+                Box::new(move |n| {
+                    let items: Vec<_> = pks
+                        .iter()
+                        .map(|pk| (pk, MSG, Mode::C1C3C2.into()))
+                        .collect();
+                    let mut r = rng();
+                    for _ in 0..n {
+                        black_box(super::sm2::batch::encrypt_batch(black_box(&items), &mut r));
+                    }
+                }),
+            )
+        });
         for size in [8usize, 64] {
             let (keys, cts) = (keys[..size].to_vec(), cts[..size].to_vec());
             let ok = super::sm2::batch::decrypt_batch(&decrypt_items(&keys, &cts))
