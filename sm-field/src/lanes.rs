@@ -711,3 +711,46 @@ impl<M: Modulus> Lanes8<M> {
         Self::wrap(unsafe { k::gather_mont::<M>(table.as_ptr().cast(), idx, L as u32, at as u32) })
     }
 }
+
+/// Table lookups at secret per-lane indices (SM2 batch decryption's variable-base scalar
+/// multiplication reads its per-lane table of multiples this way).
+impl<M: Modulus> Lanes8<M> {
+    /// Lane `i` of output `c` = lane `i` of `table[idx[i]][c]`, reading every entry of `table`
+    /// and keeping the matching one by mask blends: the memory accesses and the instructions do
+    /// not depend on `idx`, so the indices may be secret. A lane whose index is not below
+    /// `table.len()` gets zero in every output.
+    #[inline]
+    pub fn select_scan<const N: usize>(_: Ifma, table: &[[Self; N]], idx: &[u64; 8]) -> [Self; N] {
+        // SAFETY: the token proves AVX-512F.
+        unsafe { scan_table(table, idx) }
+    }
+}
+
+/// [`Lanes8::select_scan`].
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn scan_table<M: Modulus, const N: usize>(
+    table: &[[Lanes8<M>; N]],
+    idx: &[u64; 8],
+) -> [Lanes8<M>; N] {
+    let iv = _mm512_setr_epi64(
+        idx[0] as i64,
+        idx[1] as i64,
+        idx[2] as i64,
+        idx[3] as i64,
+        idx[4] as i64,
+        idx[5] as i64,
+        idx[6] as i64,
+        idx[7] as i64,
+    );
+    let mut r = [[_mm512_setzero_si512(); 5]; N];
+    for (j, entry) in table.iter().enumerate() {
+        let m = _mm512_cmpeq_epi64_mask(iv, _mm512_set1_epi64(j as i64));
+        for (rc, ec) in r.iter_mut().zip(entry) {
+            for (rl, el) in rc.iter_mut().zip(&ec.l) {
+                *rl = _mm512_mask_blend_epi64(m, *rl, *el);
+            }
+        }
+    }
+    r.map(Lanes8::wrap)
+}

@@ -1,7 +1,8 @@
 //! Verification and signing of many signatures at once (multi-buffer): on x86_64 CPUs with
 //! AVX-512 IFMA, eight verifications (or eight `k·G` of signing) run side by side, one per
 //! 64-bit lane of the vector registers (`sm_field::lanes`); elsewhere, one after the other with
-//! [`VerifyingKey::verify`] and [`SigningKey::sign_with_rng`] (see [`sign_batch`]).
+//! [`VerifyingKey::verify`] and [`SigningKey::sign_with_rng`] (see [`sign_batch`]). Many
+//! ciphertexts at once: [`decrypt_batch`] (eight secret `d·C1` in the lanes, constant time).
 //!
 //! Every item gets the verdict [`VerifyingKey::verify`] gives it: `e = SM3(Z_A ‖ M)` with the
 //! `Z_A` of the item's key (its own distinguishing ID, see [`VerifyingKey::with_id`]), the checks
@@ -185,7 +186,7 @@ pub fn lane_report<B: Backend>(
 }
 
 #[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
-mod lanes {
+pub(crate) mod lanes {
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -196,19 +197,19 @@ mod lanes {
     use crate::signature::{below_p_minus_n, Signature, VerifyingKey};
     use crate::Scalar;
 
-    type Fe = Lanes8<Sm2P>;
+    pub(crate) type Fe = Lanes8<Sm2P>;
 
     /// A point in Jacobian coordinates, eight lanes.
     #[derive(Clone, Copy)]
-    struct Jac {
-        x: Fe,
-        y: Fe,
-        z: Fe,
+    pub(crate) struct Jac {
+        pub(crate) x: Fe,
+        pub(crate) y: Fe,
+        pub(crate) z: Fe,
     }
 
     /// Doubling `dbl-2001-b` (a = −3): 3M + 5S.
     #[inline(always)]
-    fn dbl(t: Ifma, p: &Jac) -> Jac {
+    pub(crate) fn dbl(t: Ifma, p: &Jac) -> Jac {
         let delta = p.z.square(t);
         let gamma = p.y.square(t);
         let beta = p.x.mul(t, &gamma);
@@ -228,7 +229,7 @@ mod lanes {
 
     /// Addition `add-2007-bl`: 11M + 5S; sets the bits of `bad` where `H = 0`.
     #[inline(always)]
-    fn add(t: Ifma, p: &Jac, q: &Jac, bad: &mut u8) -> Jac {
+    pub(crate) fn add(t: Ifma, p: &Jac, q: &Jac, bad: &mut u8) -> Jac {
         let z1z1 = p.z.square(t);
         let z2z2 = q.z.square(t);
         let u1 = p.x.mul(t, &z2z2);
@@ -297,7 +298,7 @@ mod lanes {
     /// `d_top = ⌊k/2^(w·top)⌋ | 1`; then `k = Σ d_i·2^(wi)` and every digit is odd. Returns
     /// `((|d| − 1)/2, 1 if d < 0 else 0)` by arithmetic only (no branch on `k`: also for secret
     /// scalars).
-    fn odd_digit(k: &[u64; 4], w: u32, top: usize, i: usize) -> (u64, u8) {
+    pub(crate) fn odd_digit(k: &[u64; 4], w: u32, top: usize, i: usize) -> (u64, u8) {
         let d = if i == top {
             (bits(k, w as usize * i, 256 - w * top as u32) | 1) as i64
         } else {
@@ -322,7 +323,7 @@ mod lanes {
 
     /// `y` negated in the lanes of `neg`.
     #[inline(always)]
-    fn neg_where(t: Ifma, neg: u8, y: &Fe) -> Fe {
+    pub(crate) fn neg_where(t: Ifma, neg: u8, y: &Fe) -> Fe {
         Fe::select(t, neg, y, &y.neg(t))
     }
 
@@ -369,8 +370,8 @@ mod lanes {
     }
 
     /// Windows of the `t·P` side: 5 bits, 51 regular digits below the top one (bit 255).
-    const PW: u32 = 5;
-    const PTOP: usize = 51;
+    pub(crate) const PW: u32 = 5;
+    pub(crate) const PTOP: usize = 51;
     /// The comb rows of the generator: 6-bit windows, 42 regular digits below the top one.
     const GW: u32 = 6;
     const GTOP: usize = 42;
@@ -554,3 +555,7 @@ mod lanes {
         out
     }
 }
+
+pub use crate::batch_encryption::{
+    decrypt_batch, decrypt_batch_report, encrypt_batch, DecryptItem, EncryptItem, Format,
+};

@@ -23,7 +23,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::keys::{PublicKey, SecretKey};
-use crate::{Curve, Error, Scalar};
+use crate::{AffinePoint, Curve, Error, FieldElement, Scalar};
 
 /// The most bytes the DER form adds to the message (the SEQUENCE header, x and y with a leading
 /// zero each, C3, and the header of C2; lengths in at most 4 bytes):
@@ -284,7 +284,7 @@ fn xor_and_hash(x2: &[u8; 32], y2: &[u8; 32], data: &mut [u8], side: Side) -> ([
 
 /// The largest DER header any ciphertext with a C2 of `c2_len` bytes can have (x and y with a
 /// leading zero byte each); checks up front that the length is encodable.
-fn check_der_len(c2_len: usize) -> Result<(), Error> {
+pub(crate) fn check_der_len(c2_len: usize) -> Result<(), Error> {
     der_header(&[0xff; 65], &[0; 32], c2_len).map(|_| ())
 }
 
@@ -321,15 +321,7 @@ impl<B: Backend> PublicKey<B> {
         mode: Mode,
     ) -> Result<(), Error> {
         let (c1, c3) = self.encrypt_slice(rng, buf)?;
-        match mode {
-            Mode::C1C3C2 => {
-                let mut head = [0u8; 97];
-                head[..65].copy_from_slice(&c1);
-                head[65..].copy_from_slice(&c3);
-                frame(buf, &head, &[]);
-            }
-            Mode::C1C2C3 => frame(buf, &c1, &c3),
-        }
+        frame_raw(buf, mode, &c1, &c3);
         Ok(())
     }
 
@@ -343,9 +335,7 @@ impl<B: Backend> PublicKey<B> {
     ) -> Result<(), Error> {
         check_der_len(buf.len())?;
         let (c1, c3) = self.encrypt_slice(rng, buf)?;
-        let head = der_header(&c1, &c3, buf.len())?;
-        frame(buf, &head, &[]);
-        Ok(())
+        frame_der(buf, &c1, &c3)
     }
 
     /// Encrypts `msg` into a [`Ciphertext`].
@@ -414,17 +404,47 @@ impl<B: Backend> PublicKey<B> {
         let s = self.as_affine().to_jacobian().mul(k);
         let mut aff = [Affine::<Curve<B>>::IDENTITY; 2];
         Jacobian::batch_to_affine(&[c1, s], &mut aff);
-        let x2 = Zeroizing::new(aff[1].x().to_bytes());
-        let y2 = Zeroizing::new(aff[1].y().to_bytes());
+        let (x2, y2) = shared_bytes(&aff[1].x(), &aff[1].y());
         aff[1].zeroize();
-        let (c3, zero) = xor_and_hash(&x2, &y2, data, Side::Encrypt);
-        if bool::from(zero) {
-            return None;
-        }
-        let mut c1b = [0u8; 65];
-        aff[0].write_sec1(false, &mut c1b).expect("65 bytes");
-        Some((c1b, c3))
+        seal_with_shared(&aff[0], &x2, &y2, data)
     }
+}
+
+/// A5–A7 on `data` (M in, C2 out) given C1 and the shared point `(x2, y2)`: C1 (uncompressed)
+/// and C3, or `None` if the KDF output is all zero (then `data` is unchanged).
+pub(crate) fn seal_with_shared<B: Backend>(
+    c1: &AffinePoint<B>,
+    x2: &[u8; 32],
+    y2: &[u8; 32],
+    data: &mut [u8],
+) -> Option<([u8; 65], [u8; 32])> {
+    let (c3, zero) = xor_and_hash(x2, y2, data, Side::Encrypt);
+    if bool::from(zero) {
+        return None;
+    }
+    let mut c1b = [0u8; 65];
+    c1.write_sec1(false, &mut c1b).expect("65 bytes");
+    Some((c1b, c3))
+}
+
+/// Frames C2 (in `buf`) with C1 and C3 into the raw ciphertext in `mode`.
+pub(crate) fn frame_raw(buf: &mut Vec<u8>, mode: Mode, c1: &[u8; 65], c3: &[u8; 32]) {
+    match mode {
+        Mode::C1C3C2 => {
+            let mut head = [0u8; 97];
+            head[..65].copy_from_slice(c1);
+            head[65..].copy_from_slice(c3);
+            frame(buf, &head, &[]);
+        }
+        Mode::C1C2C3 => frame(buf, c1, c3),
+    }
+}
+
+/// Frames C2 (in `buf`) with C1 and C3 into the GM/T 0009 DER ciphertext.
+pub(crate) fn frame_der(buf: &mut Vec<u8>, c1: &[u8; 65], c3: &[u8; 32]) -> Result<(), Error> {
+    let head = der_header(c1, c3, buf.len())?;
+    frame(buf, &head, &[]);
+    Ok(())
 }
 
 impl<B: Backend> SecretKey<B> {
@@ -454,6 +474,83 @@ impl<B: Backend> SecretKey<B> {
     /// lies; nothing else is allocated). On any failure `buf` is wiped (its whole capacity) and
     /// emptied, and the error is the opaque [`Error::Decryption`].
     pub fn decrypt_in_place(&self, buf: &mut Vec<u8>, mode: Mode) -> Result<(), Error> {
+        let parts = Parts::split_raw(buf, mode)?;
+        self.open_in_place(parts.c1(), &parts.c3, buf)
+    }
+
+    /// [`SecretKey::decrypt_der`] in place, with the failure behaviour of
+    /// [`SecretKey::decrypt_in_place`].
+    pub fn decrypt_der_in_place(&self, buf: &mut Vec<u8>) -> Result<(), Error> {
+        let parts = Parts::split_der(buf)?;
+        self.open_in_place(parts.c1(), &parts.c3, buf)
+    }
+
+    /// Steps B1–B7 with C2 in `buf`, decrypted in place; `buf` keeps M′ only if u = C3 and t is
+    /// not all zero, else it is wiped and emptied.
+    fn open_in_place(&self, c1: &[u8], c3: &[u8; 32], buf: &mut Vec<u8>) -> Result<(), Error> {
+        // B1–B2: on the curve and not the identity (cofactor 1).
+        let Ok(c1) = Affine::<Curve<B>>::from_sec1(c1) else {
+            buf.zeroize();
+            return Err(Error::Decryption);
+        };
+        // B3
+        let (x2, y2) = shared_point(self.scalar(), &c1);
+        open_with_shared(&x2, &y2, c3, buf)
+    }
+}
+
+/// The coordinates of `k·P` as bytes, in constant time: B3 of decryption (`d_B·C1`), A4 of
+/// encryption (`k·P_B`).
+pub(crate) fn shared_point<B: Backend>(k: &Scalar<B>, p: &AffinePoint<B>) -> SharedPoint {
+    let mut s = p.to_jacobian().mul(k).to_affine();
+    let xy = shared_bytes(&s.x(), &s.y());
+    s.zeroize();
+    xy
+}
+
+/// The coordinates `(x2, y2)` of the shared point of encryption and decryption, as bytes.
+pub(crate) type SharedPoint = (Zeroizing<[u8; 32]>, Zeroizing<[u8; 32]>);
+
+/// The bytes of the shared point `(x, y)`.
+pub(crate) fn shared_bytes<B: Backend>(x: &FieldElement<B>, y: &FieldElement<B>) -> SharedPoint {
+    (Zeroizing::new(x.to_bytes()), Zeroizing::new(y.to_bytes()))
+}
+
+/// B4–B7 with C2 in `buf`, decrypted in place given the shared point `(x2, y2)`: `buf` keeps M′
+/// only if u = C3 and t is not all zero, else it is wiped and emptied and the error is the
+/// opaque [`Error::Decryption`].
+pub(crate) fn open_with_shared(
+    x2: &[u8; 32],
+    y2: &[u8; 32],
+    c3: &[u8; 32],
+    buf: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let (u, zero) = xor_and_hash(x2, y2, buf, Side::Decrypt);
+    let ok = u.ct_eq(c3) & !zero;
+    if bool::from(ok) {
+        Ok(())
+    } else {
+        buf.zeroize();
+        Err(Error::Decryption)
+    }
+}
+
+/// C1 (SEC1 bytes, not yet checked against the curve) and C3 of a ciphertext split off its C2.
+pub(crate) struct Parts {
+    c1: [u8; 65],
+    c1_len: usize,
+    pub(crate) c3: [u8; 32],
+}
+
+impl Parts {
+    /// C1 as SEC1 bytes (65 uncompressed or 33 compressed).
+    pub(crate) fn c1(&self) -> &[u8] {
+        &self.c1[..self.c1_len]
+    }
+
+    /// Splits the raw ciphertext in `buf` (in `mode`): `buf` keeps C2 only. On a framing error
+    /// `buf` is wiped and emptied, and the error is [`Error::Decryption`].
+    pub(crate) fn split_raw(buf: &mut Vec<u8>, mode: Mode) -> Result<Self, Error> {
         let Ok(l) = RawLayout::of(buf, mode) else {
             buf.zeroize();
             return Err(Error::Decryption);
@@ -462,45 +559,20 @@ impl<B: Backend> SecretKey<B> {
         c1[..l.c1_len].copy_from_slice(&buf[..l.c1_len]);
         let c3 = l.c3(buf);
         keep_only(buf, l.c2);
-        self.open_in_place(&c1[..l.c1_len], &c3, buf)
+        Ok(Self {
+            c1,
+            c1_len: l.c1_len,
+            c3,
+        })
     }
 
-    /// [`SecretKey::decrypt_der`] in place, with the failure behaviour of
-    /// [`SecretKey::decrypt_in_place`].
-    pub fn decrypt_der_in_place(&self, buf: &mut Vec<u8>) -> Result<(), Error> {
+    /// [`Parts::split_raw`] for the GM/T 0009 DER form.
+    pub(crate) fn split_der(buf: &mut Vec<u8>) -> Result<Self, Error> {
         let Ok((c1, c3, c2_len)) = der_parts(buf) else {
             buf.zeroize();
             return Err(Error::Decryption);
         };
         keep_only(buf, buf.len() - c2_len..buf.len());
-        self.open_in_place(&c1, &c3, buf)
-    }
-
-    /// Steps B1–B7 with C2 in `buf`, decrypted in place; `buf` keeps M′ only if u = C3 and t is
-    /// not all zero, else it is wiped and emptied.
-    fn open_in_place(&self, c1: &[u8], c3: &[u8; 32], buf: &mut Vec<u8>) -> Result<(), Error> {
-        let ok = self.decrypt_c2(c1, c3, buf);
-        if bool::from(ok) {
-            Ok(())
-        } else {
-            buf.zeroize();
-            Err(Error::Decryption)
-        }
-    }
-
-    /// B1–B6 on `c2` in place (it then holds M′); whether u = C3 and t is not all zero.
-    fn decrypt_c2(&self, c1: &[u8], c3: &[u8; 32], c2: &mut [u8]) -> Choice {
-        // B1–B2: on the curve and not the identity (cofactor 1).
-        let Ok(c1) = Affine::<Curve<B>>::from_sec1(c1) else {
-            return Choice::from(0);
-        };
-        // B3
-        let mut s = c1.to_jacobian().mul(self.scalar()).to_affine();
-        let x2 = Zeroizing::new(s.x().to_bytes());
-        let y2 = Zeroizing::new(s.y().to_bytes());
-        s.zeroize();
-        // B4–B6
-        let (u, zero) = xor_and_hash(&x2, &y2, c2, Side::Decrypt);
-        u.ct_eq(c3) & !zero
+        Ok(Self { c1, c1_len: 65, c3 })
     }
 }

@@ -148,6 +148,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod batch;
+mod batch_encryption;
 mod encoding;
 mod encryption;
 mod error;

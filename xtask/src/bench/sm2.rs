@@ -34,6 +34,17 @@ fn case(op: &str, variant: &str, ok: bool, run: Box<dyn FnMut(u64)>) -> Case {
     }
 }
 
+/// Batch decryption items: key i with raw C1C3C2 ciphertext i.
+fn decrypt_items<'a, B: Backend>(
+    keys: &'a [SecretKey<B>],
+    cts: &'a [Vec<u8>],
+) -> Vec<super::sm2::batch::DecryptItem<'a, B>> {
+    keys.iter()
+        .zip(cts)
+        .map(|(k, c)| (k, &c[..], Mode::C1C3C2.into()))
+        .collect()
+}
+
 fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
     let v = format!("{prefix}{}", B::NAME);
     let mut r = rng();
@@ -189,6 +200,74 @@ fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
                 }
             }),
         ));
+    }
+    // Batch encryption and decryption (`sm2::batch`): 64 keys and 32-byte ciphertexts; one
+    // batch of 8 (encryption) or `size` (decryption) items per run, reported per ciphertext
+    // (`per_run`).
+    {
+        let keys: Vec<SecretKey<B>> = (0..64).map(|_| SecretKey::<B>::random(&mut r)).collect();
+        let cts: Vec<Vec<u8>> = keys
+            .iter()
+            .map(|k| {
+                k.public_key()
+                    .encrypt(&mut r, MSG, Mode::C1C3C2)
+                    .expect("encrypt")
+            })
+            .collect();
+        let pks: Vec<_> = keys[..8].iter().map(|k| *k.public_key()).collect();
+        let enc_ok = {
+            let items: Vec<_> = pks
+                .iter()
+                .map(|pk| (pk, MSG, Mode::C1C3C2.into()))
+                .collect();
+            let cts = super::sm2::batch::encrypt_batch(&items, &mut rng());
+            let dec = cts
+                .iter()
+                .zip(&keys)
+                .map(|(c, k)| (k, &c.as_ref().expect("encrypt")[..], Mode::C1C3C2.into()))
+                .collect::<Vec<_>>();
+            super::sm2::batch::decrypt_batch(&dec)
+                .iter()
+                .all(|m| m.as_ref().is_ok_and(|m| m.as_slice() == MSG))
+        };
+        out.push(Case {
+            per_run: 8,
+            ..case(
+                "encrypt batch of 8 (per ciphertext)",
+                &v,
+                enc_ok,
+                Box::new(move |n| {
+                    let items: Vec<_> = pks
+                        .iter()
+                        .map(|pk| (pk, MSG, Mode::C1C3C2.into()))
+                        .collect();
+                    let mut r = rng();
+                    for _ in 0..n {
+                        black_box(super::sm2::batch::encrypt_batch(black_box(&items), &mut r));
+                    }
+                }),
+            )
+        });
+        for size in [8usize, 64] {
+            let (keys, cts) = (keys[..size].to_vec(), cts[..size].to_vec());
+            let ok = super::sm2::batch::decrypt_batch(&decrypt_items(&keys, &cts))
+                .iter()
+                .all(|m| m.as_ref().is_ok_and(|m| m.as_slice() == MSG));
+            out.push(Case {
+                per_run: size as u64,
+                ..case(
+                    &format!("decrypt batch of {size} (per ciphertext)"),
+                    &v,
+                    ok,
+                    Box::new(move |n| {
+                        let items = decrypt_items(&keys, &cts);
+                        for _ in 0..n {
+                            black_box(super::sm2::batch::decrypt_batch(black_box(&items)));
+                        }
+                    }),
+                )
+            });
+        }
     }
     // Key exchange: the initiator's whole side (start + finish with confirmation), with the
     // responder's messages prepared once.
