@@ -364,40 +364,15 @@ mod lanes {
             q = add(t, &q, &c1x2, &mut bad);
             *e = [q.x, q.y, q.z];
         }
-        // Window w: five doublings of `acc`, and the entry ±|d_w|·C1.
-        let window = #[inline(always)]
-        |acc: &Jac, w: usize| {
-            let mut acc = *acc;
-            for _ in 0..PW {
-                acc = dbl(t, &acc);
-            }
-            let mut idx = [0u64; 8];
-            let mut neg = 0u8;
-            for (i, l) in kl.iter().enumerate() {
-                let (j, n) = odd_digit(l, PW, PTOP, w);
-                idx[i] = j;
-                neg |= n << i;
-            }
-            let [x, y, z] = Fe::select_scan(t, &table, &idx);
-            idx.zeroize();
-            (
-                acc,
-                Jac {
-                    x,
-                    y: neg_where(t, neg, &y),
-                    z,
-                },
-            )
-        };
         // The top digit is 1: start from C1.
         let mut acc = c1;
         for w in (1..PTOP).rev() {
-            let (a, e) = window(&acc, w);
+            let (a, e) = window(t, &kl, &table, &acc, w);
             acc = add(t, &a, &e, &mut bad);
         }
         // The last window: where H = 0 the entry equals the accumulator (module docs), and the
         // sum is its doubling.
-        let (a, e) = window(&acc, 0);
+        let (a, e) = window(t, &kl, &table, &acc, 0);
         let mut same = 0u8;
         let sum = add(t, &a, &e, &mut same);
         let twice = dbl(t, &a);
@@ -423,5 +398,38 @@ mod lanes {
             v.zeroize();
         }
         (out, bad)
+    }
+
+    /// Window `w` of [`shared_x8`]: five doublings of `acc`, and the table entry ±|d_w|·C1
+    /// (read by a masked scan: the secret digits select no address).
+    #[inline(always)]
+    fn window(
+        t: Ifma,
+        kl: &[[u64; 4]; 8],
+        table: &[[Fe; 3]; 16],
+        acc: &Jac,
+        w: usize,
+    ) -> (Jac, Jac) {
+        let mut acc = *acc;
+        for _ in 0..PW {
+            acc = dbl(t, &acc);
+        }
+        let mut idx = [0u64; 8];
+        let mut neg = 0u8;
+        for (i, l) in kl.iter().enumerate() {
+            let (j, n) = odd_digit(l, PW, PTOP, w);
+            idx[i] = j;
+            neg |= n << i;
+        }
+        let [x, y, z] = Fe::select_scan(t, table, &idx);
+        idx.zeroize();
+        (
+            acc,
+            Jac {
+                x,
+                y: neg_where(t, neg, &y),
+                z,
+            },
+        )
     }
 }
