@@ -18,12 +18,12 @@ use der::{Decode, Encode};
 use rand_core::CryptoRng;
 use sm3::{Digest, Sm3};
 use sm_curve::{Affine, CurveParams, Jacobian};
-use sm_field::{Backend, Fp, U64};
+use sm_field::{Backend, Fp, Job, U64};
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::keys::{PublicKey, SecretKey};
-use crate::{Curve, Error, Scalar};
+use crate::{AffinePoint, Curve, Error, Scalar};
 
 /// The most bytes the DER form adds to the message (the SEQUENCE header, x and y with a leading
 /// zero each, C3, and the header of C2; lengths in at most 4 bytes):
@@ -410,20 +410,72 @@ impl<B: Backend> PublicKey<B> {
     /// Steps A2–A7 on `data` (M in, C2 out); `None` if the KDF output is all zero (then `data`
     /// is unchanged: C2 = M ⊕ 0).
     fn encrypt_with_k(&self, k: &Scalar<B>, data: &mut [u8]) -> Option<([u8; 65], [u8; 32])> {
-        let c1 = Curve::<B>::mul_generator(k);
-        let s = self.as_affine().to_jacobian().mul(k);
-        let mut aff = [Affine::<Curve<B>>::IDENTITY; 2];
-        Jacobian::batch_to_affine(&[c1, s], &mut aff);
-        let x2 = Zeroizing::new(aff[1].x().to_bytes());
-        let y2 = Zeroizing::new(aff[1].y().to_bytes());
-        aff[1].zeroize();
+        let (c1b, x2, y2) = B::dispatch(EncryptPoints {
+            public: self.as_affine(),
+            k,
+        });
         let (c3, zero) = xor_and_hash(&x2, &y2, data, Side::Encrypt);
         if bool::from(zero) {
             return None;
         }
+        Some((c1b, c3))
+    }
+}
+
+/// A bare secret coordinate pair `(x2, y2)` (wiped on drop).
+type SecretXy = (Zeroizing<[u8; 32]>, Zeroizing<[u8; 32]>);
+
+/// `(x2, y2)` of `s` (then wiped).
+fn secret_xy<B: Backend>(mut s: AffinePoint<B>) -> SecretXy {
+    let xy = (
+        Zeroizing::new(s.x().to_bytes()),
+        Zeroizing::new(s.y().to_bytes()),
+    );
+    s.zeroize();
+    xy
+}
+
+/// Steps A2–A4 on the backend [`Backend::dispatch`] picks: C1 = k·G (uncompressed) and the
+/// coordinates of k·P_B.
+struct EncryptPoints<'a, B: Backend> {
+    public: &'a AffinePoint<B>,
+    k: &'a Scalar<B>,
+}
+
+impl<B: Backend> Job for EncryptPoints<'_, B> {
+    type Output = ([u8; 65], Zeroizing<[u8; 32]>, Zeroizing<[u8; 32]>);
+    fn run<B2: Backend>(self) -> Self::Output {
+        let mut k = self.k.to_backend::<B2>();
+        let c1 = Curve::<B2>::mul_generator(&k);
+        let s = self.public.to_backend::<B2>().to_jacobian().mul(&k);
+        k.zeroize();
+        let mut aff = [Affine::<Curve<B2>>::IDENTITY; 2];
+        Jacobian::batch_to_affine(&[c1, s], &mut aff);
         let mut c1b = [0u8; 65];
         aff[0].write_sec1(false, &mut c1b).expect("65 bytes");
-        Some((c1b, c3))
+        let (x2, y2) = secret_xy(aff[1]);
+        aff[1].zeroize();
+        (c1b, x2, y2)
+    }
+}
+
+/// Steps B1–B3 on the backend [`Backend::dispatch`] picks: C1 decoded and checked, then the
+/// coordinates of d·C1; `None` if C1 is not a valid point.
+struct DecryptPoint<'a, B: Backend> {
+    c1: &'a [u8],
+    d: &'a Scalar<B>,
+}
+
+impl<B: Backend> Job for DecryptPoint<'_, B> {
+    type Output = Option<SecretXy>;
+    fn run<B2: Backend>(self) -> Option<SecretXy> {
+        // B1–B2: on the curve and not the identity (cofactor 1).
+        let c1 = Affine::<Curve<B2>>::from_sec1(self.c1).ok()?;
+        // B3
+        let mut d = self.d.to_backend::<B2>();
+        let s = c1.to_jacobian().mul(&d).to_affine();
+        d.zeroize();
+        Some(secret_xy(s))
     }
 }
 
@@ -490,15 +542,12 @@ impl<B: Backend> SecretKey<B> {
 
     /// B1–B6 on `c2` in place (it then holds M′); whether u = C3 and t is not all zero.
     fn decrypt_c2(&self, c1: &[u8], c3: &[u8; 32], c2: &mut [u8]) -> Choice {
-        // B1–B2: on the curve and not the identity (cofactor 1).
-        let Ok(c1) = Affine::<Curve<B>>::from_sec1(c1) else {
+        let Some((x2, y2)) = B::dispatch(DecryptPoint {
+            c1,
+            d: self.scalar(),
+        }) else {
             return Choice::from(0);
         };
-        // B3
-        let mut s = c1.to_jacobian().mul(self.scalar()).to_affine();
-        let x2 = Zeroizing::new(s.x().to_bytes());
-        let y2 = Zeroizing::new(s.y().to_bytes());
-        s.zeroize();
         // B4–B6
         let (u, zero) = xor_and_hash(&x2, &y2, c2, Side::Decrypt);
         u.ct_eq(c3) & !zero
