@@ -16,6 +16,8 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::scalar_mul::{booth_digit, scalar_to_limbs};
+#[cfg(feature = "alloc")]
+use crate::ChangeBackend;
 use crate::{Affine, CurveParams, Jacobian};
 
 /// Window width of comb tables.
@@ -235,6 +237,41 @@ impl<C: CurveParams> CombTable<C> for PrecomputedTable<C> {
 
     fn get_vartime(&self, window: usize, abs: u8) -> Affine<C> {
         self.rows[window][abs as usize - 1]
+    }
+}
+
+/// A [`PrecomputedTable`] read as a table of the same curve over another backend `B2`
+/// ([`PrecomputedTable::on_backend`]): each entry read is converted by a limb copy
+/// ([`Affine::to_backend`]), so an entry point that dispatches once per call
+/// (`sm_field::Backend::dispatch`) uses a table built on its caller's backend.
+#[cfg(feature = "alloc")]
+pub struct OnBackend<'a, C: ChangeBackend, B2> {
+    table: &'a PrecomputedTable<C>,
+    backend: core::marker::PhantomData<B2>,
+}
+
+#[cfg(feature = "alloc")]
+impl<C: ChangeBackend> PrecomputedTable<C> {
+    /// This table as one over backend `B2` (no copy of the table: limbs are bit-identical on
+    /// every backend).
+    pub fn on_backend<B2: sm_field::Backend>(&self) -> OnBackend<'_, C, B2> {
+        OnBackend {
+            table: self,
+            backend: core::marker::PhantomData,
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: ChangeBackend, B2: sm_field::Backend> CombTable<C::On<B2>> for OnBackend<'_, C, B2> {
+    #[inline]
+    fn select(&self, window: usize, abs: u8) -> Affine<C::On<B2>> {
+        self.table.select(window, abs).to_backend()
+    }
+
+    #[inline]
+    fn get_vartime(&self, window: usize, abs: u8) -> Affine<C::On<B2>> {
+        self.table.get_vartime(window, abs).to_backend()
     }
 }
 

@@ -140,6 +140,21 @@ macro_rules! suite {
             }
 
             #[test]
+            fn precomputed_table_on_another_backend() {
+                // A table built on U64, read as one of this backend: same multiples, same limbs.
+                let base = g().mul(&S::from_u64(0x1234_5678_9abc)).to_affine();
+                let t = PrecomputedTable::<Sm2Curve<U64>>::new(&base.to_backend::<U64>());
+                let view = t.on_backend::<$B>();
+                let s = -S::from_u64(6);
+                for k in [S::from_u64(33), S::from_u64(0xffff_ffff), s, S::from_bytes_reduced(&[0xa5; 32])] {
+                    let e = base.to_jacobian().mul(&k);
+                    assert_eq!(view.mul(&k), e);
+                    assert_eq!(view.mul_vartime(&k), e);
+                    assert_eq!(view.mul(&k).to_affine(), t.mul(&k.to_backend::<U64>()).to_affine().to_backend::<$B>());
+                }
+            }
+
+            #[test]
             fn encodings() {
                 let a = g().mul(&S::from_u64(77)).to_affine();
                 let mut buf = [0u8; 65];

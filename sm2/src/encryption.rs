@@ -18,7 +18,7 @@ use der::{Decode, Encode};
 use rand_core::CryptoRng;
 use sm3::{Digest, Sm3};
 use sm_curve::{Affine, CurveParams, Jacobian};
-use sm_field::{Backend, Fp, U64};
+use sm_field::{Backend, Fp, Job, U64};
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
 
@@ -400,13 +400,51 @@ impl<B: Backend> PublicKey<B> {
     /// Steps A2–A7 on `data` (M in, C2 out); `None` if the KDF output is all zero (then `data`
     /// is unchanged: C2 = M ⊕ 0).
     fn encrypt_with_k(&self, k: &Scalar<B>, data: &mut [u8]) -> Option<([u8; 65], [u8; 32])> {
-        let c1 = Curve::<B>::mul_generator(k);
-        let s = self.as_affine().to_jacobian().mul(k);
-        let mut aff = [Affine::<Curve<B>>::IDENTITY; 2];
+        let (c1, x2, y2) = B::dispatch(EncryptPoints {
+            public: self.as_affine(),
+            k,
+        });
+        seal_with_shared(&c1, &x2, &y2, data)
+    }
+}
+
+/// Steps A2–A4 on the backend [`Backend::dispatch`] picks: C1 = k·G and the coordinates of
+/// k·P_B.
+struct EncryptPoints<'a, B: Backend> {
+    public: &'a AffinePoint<B>,
+    k: &'a Scalar<B>,
+}
+
+impl<B: Backend> Job for EncryptPoints<'_, B> {
+    type Output = (AffinePoint<B>, Zeroizing<[u8; 32]>, Zeroizing<[u8; 32]>);
+    fn run<B2: Backend>(self) -> Self::Output {
+        let mut k = self.k.to_backend::<B2>();
+        let c1 = Curve::<B2>::mul_generator(&k);
+        let s = self.public.to_backend::<B2>().to_jacobian().mul(&k);
+        k.zeroize();
+        let mut aff = [Affine::<Curve<B2>>::IDENTITY; 2];
         Jacobian::batch_to_affine(&[c1, s], &mut aff);
         let (x2, y2) = shared_bytes(&aff[1].x(), &aff[1].y());
         aff[1].zeroize();
-        seal_with_shared(&aff[0], &x2, &y2, data)
+        (aff[0].to_backend::<B>(), x2, y2)
+    }
+}
+
+/// [`shared_point`]'s arithmetic on the backend [`Backend::dispatch`] picks.
+struct SharedPointJob<'a, B: Backend> {
+    k: &'a Scalar<B>,
+    p: &'a AffinePoint<B>,
+}
+
+impl<B: Backend> Job for SharedPointJob<'_, B> {
+    type Output = SharedPoint;
+    fn run<B2: Backend>(self) -> SharedPoint {
+        let mut k = self.k.to_backend::<B2>();
+        let mut s = self.p.to_backend::<B2>().to_jacobian().mul(&k).to_affine();
+        k.zeroize();
+        let xy = shared_bytes(&s.x(), &s.y());
+        s.zeroize();
+        xy
     }
 }
 
@@ -499,13 +537,10 @@ impl<B: Backend> SecretKey<B> {
     }
 }
 
-/// The coordinates of `k·P` as bytes, in constant time: B3 of decryption (`d_B·C1`), A4 of
-/// encryption (`k·P_B`).
+/// The coordinates of `k·P` as bytes, in constant time, on the backend [`Backend::dispatch`]
+/// picks: B3 of decryption (`d_B·C1`), the scalar fallback of batch encryption (`k·P_B`).
 pub(crate) fn shared_point<B: Backend>(k: &Scalar<B>, p: &AffinePoint<B>) -> SharedPoint {
-    let mut s = p.to_jacobian().mul(k).to_affine();
-    let xy = shared_bytes(&s.x(), &s.y());
-    s.zeroize();
-    xy
+    B::dispatch(SharedPointJob { k, p })
 }
 
 /// The coordinates `(x2, y2)` of the shared point of encryption and decryption, as bytes.

@@ -19,14 +19,13 @@ use alloc::vec::Vec;
 
 use rand_core::CryptoRng;
 use sm3::{Digest, Sm3};
-use sm_curve::CurveParams;
-use sm_field::{Backend, DefaultBackend, Fp};
+use sm_field::{Backend, DefaultBackend, Fp, Job};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::keys::{PublicKey, SecretKey};
+use crate::keys::{GeneratorMultiple, PublicKey, SecretKey};
 use crate::za::compute_za;
-use crate::{AffinePoint, Curve, Error, FieldElement, Scalar};
+use crate::{AffinePoint, Error, FieldElement, Scalar};
 
 /// A derived shared key (zeroized on drop).
 pub type SharedKey = Zeroizing<Vec<u8>>;
@@ -37,6 +36,35 @@ fn x_bar<B: Backend>(x: &FieldElement<B>) -> Scalar<B> {
     b[..16].fill(0);
     b[16] = (b[16] & 0x7f) | 0x80;
     Fp::from_bytes(&b).unwrap()
+}
+
+/// [`Common::shared_point`]'s arithmetic on the backend [`Backend::dispatch`] picks.
+struct SharedPoint<'a, B: Backend> {
+    d: &'a Scalar<B>,
+    r: &'a Scalar<B>,
+    own_r: &'a AffinePoint<B>,
+    peer_r: &'a AffinePoint<B>,
+    peer: &'a AffinePoint<B>,
+}
+
+impl<B: Backend> Job for SharedPoint<'_, B> {
+    type Output = AffinePoint<B>;
+    fn run<B2: Backend>(self) -> AffinePoint<B> {
+        let (own_r, peer_r) = (
+            self.own_r.to_backend::<B2>(),
+            self.peer_r.to_backend::<B2>(),
+        );
+        let mut t = self.d.to_backend::<B2>() + x_bar(&own_r.x()) * self.r.to_backend::<B2>();
+        let q = peer_r
+            .to_jacobian()
+            .mul_vartime(&x_bar(&peer_r.x()))
+            .add_affine_vartime(&self.peer.to_backend::<B2>());
+        let mut v = q.mul(&t).to_affine();
+        t.zeroize();
+        let out = v.to_backend();
+        v.zeroize();
+        out
+    }
 }
 
 /// Shared secrets of one party before the roles are applied.
@@ -71,21 +99,20 @@ impl<B: Backend> Common<B> {
     }
 
     /// `t·(P_peer + x̄_peer·R_peer)` with `t = d + x̄_own·r` (constant time in `d`, `r`; the peer's
-    /// values are public). Fails if the result is the identity.
+    /// values are public), as one dispatched job. Fails if the result is the identity.
     fn shared_point(
         &self,
         r: &Scalar<B>,
         own_r: &AffinePoint<B>,
         peer_r: &PublicKey<B>,
     ) -> Result<AffinePoint<B>, Error> {
-        let mut t = *self.sk.scalar() + x_bar(&own_r.x()) * r;
-        let q = peer_r
-            .as_affine()
-            .to_jacobian()
-            .mul_vartime(&x_bar(&peer_r.as_affine().x()))
-            .add_affine_vartime(self.peer.as_affine());
-        let v = q.mul(&t).to_affine();
-        t.zeroize();
+        let v = B::dispatch(SharedPoint {
+            d: self.sk.scalar(),
+            r,
+            own_r,
+            peer_r: peer_r.as_affine(),
+            peer: self.peer.as_affine(),
+        });
         if bool::from(v.is_identity()) {
             return Err(Error::KeyExchange);
         }
@@ -151,7 +178,7 @@ fn ephemeral_from_bytes<B: Backend>(r: &[u8; 32]) -> Result<Scalar<B>, Error> {
 }
 
 fn point_of<B: Backend>(r: &Scalar<B>) -> (AffinePoint<B>, PublicKey<B>) {
-    let p = Curve::<B>::mul_generator(r).to_affine();
+    let p = B::dispatch(GeneratorMultiple(r));
     (
         p,
         PublicKey::from_affine(p).expect("r·G with r ∈ [1, n−1] is a valid point"),

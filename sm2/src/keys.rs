@@ -4,11 +4,25 @@ use core::fmt;
 
 use rand_core::CryptoRng;
 use sm_curve::{Affine, CurveParams};
-use sm_field::{Backend, DefaultBackend, Fp, Sm2N};
+use sm_field::{Backend, DefaultBackend, Fp, Job, Sm2N};
 use subtle::{ConstantTimeEq, CtOption};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::{AffinePoint, Curve, Error, Scalar};
+
+/// `k·G` in affine coordinates for a secret `k` (constant time), as one dispatched job
+/// ([`Backend::dispatch`]): key generation and the ephemeral points of the key exchange.
+pub(crate) struct GeneratorMultiple<'a, B: Backend>(pub(crate) &'a Scalar<B>);
+
+impl<B: Backend> Job for GeneratorMultiple<'_, B> {
+    type Output = AffinePoint<B>;
+    fn run<B2: Backend>(self) -> AffinePoint<B> {
+        let mut k = self.0.to_backend::<B2>();
+        let p = Curve::<B2>::mul_generator(&k).to_affine().to_backend();
+        k.zeroize();
+        p
+    }
+}
 
 /// An SM2 private key `d` with `1 ≤ d ≤ n − 2` (GB/T 32918.1 §6.1), and its public key.
 ///
@@ -51,7 +65,7 @@ impl<B: Backend> SecretKey<B> {
     }
 
     pub(crate) fn from_scalar_unchecked(d: Scalar<B>) -> Self {
-        let p = Curve::<B>::mul_generator(&d).to_affine();
+        let p = B::dispatch(GeneratorMultiple(&d));
         Self {
             d,
             public: PublicKey { point: p },

@@ -21,13 +21,13 @@ use rand_core::{CryptoRng, TryCryptoRng};
 use sm3::hmac::Mac;
 use sm3::HmacSm3;
 use sm_curve::{CombTable, CurveParams, PrecomputedTable};
-use sm_field::{Backend, DefaultBackend, Fp, Modulus, RecordingRng, Sm2N, Sm2P, U64};
+use sm_field::{Backend, DefaultBackend, Fp, Job, Modulus, RecordingRng, Sm2N, Sm2P, U64};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::keys::{PublicKey, SecretKey};
 use crate::za::{compute_za, message_digest, DEFAULT_ID};
-use crate::{Curve, Error, Scalar};
+use crate::{AffinePoint, Curve, Error, Scalar};
 
 /// An SM2 signature `(r, s)` with `r, s ∈ [1, n − 1]` (checked on construction).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -344,10 +344,10 @@ impl<B: Backend> SigningKey<B> {
         }
     }
 
-    /// Steps A4–A6 with a given nonce; `None` when r = 0, r + k = n or s = 0.
+    /// Steps A4–A6 with a given nonce, as one dispatched job; `None` when r = 0, r + k = n or
+    /// s = 0.
     pub(crate) fn sign_with_k(&self, e: &Scalar<B>, k: &Scalar<B>) -> Option<Signature> {
-        let p = Curve::<B>::mul_generator(k);
-        self.sign_with_x1(e, k, &p.to_affine().x())
+        B::dispatch(SignJob { key: self, e, k })
     }
 
     /// Steps A5–A6 given the x-coordinate `x1` of `k·G`; `None` when r = 0, r + k = n or s = 0.
@@ -357,17 +357,51 @@ impl<B: Backend> SigningKey<B> {
         k: &Scalar<B>,
         x1: &Fp<Sm2P, B>,
     ) -> Option<Signature> {
-        let r = *e + Scalar::<B>::from_bytes_reduced(&x1.to_bytes());
-        let s = self.dinv1 * k - r * self.d_dinv1;
-        // These checks leak only that a (negligibly likely) retry happened.
-        let bad = r.is_zero() | (r + k).is_zero() | s.is_zero();
-        if bool::from(bad) {
-            return None;
-        }
-        Some(Signature {
-            r: r.to_bytes(),
-            s: s.to_bytes(),
-        })
+        finish_signature(e, k, x1, &self.dinv1, &self.d_dinv1)
+    }
+}
+
+/// Steps A5–A6 given `x1` and the key's `(1 + d)⁻¹` and `d·(1 + d)⁻¹`; `None` when r = 0,
+/// r + k = n or s = 0.
+fn finish_signature<B: Backend>(
+    e: &Scalar<B>,
+    k: &Scalar<B>,
+    x1: &Fp<Sm2P, B>,
+    dinv1: &Scalar<B>,
+    d_dinv1: &Scalar<B>,
+) -> Option<Signature> {
+    let r = *e + Scalar::<B>::from_bytes_reduced(&x1.to_bytes());
+    let s = *dinv1 * k - r * d_dinv1;
+    // These checks leak only that a (negligibly likely) retry happened.
+    let bad = r.is_zero() | (r + k).is_zero() | s.is_zero();
+    if bool::from(bad) {
+        return None;
+    }
+    Some(Signature {
+        r: r.to_bytes(),
+        s: s.to_bytes(),
+    })
+}
+
+/// Steps A4–A6 ([`SigningKey::sign_with_k`]) on the backend [`Backend::dispatch`] picks.
+struct SignJob<'a, B: Backend> {
+    key: &'a SigningKey<B>,
+    e: &'a Scalar<B>,
+    k: &'a Scalar<B>,
+}
+
+impl<B: Backend> Job for SignJob<'_, B> {
+    type Output = Option<Signature>;
+    fn run<B2: Backend>(self) -> Option<Signature> {
+        let mut k = self.k.to_backend::<B2>();
+        let mut dinv1 = self.key.dinv1.to_backend::<B2>();
+        let mut d_dinv1 = self.key.d_dinv1.to_backend::<B2>();
+        let x1 = Curve::<B2>::mul_generator(&k).to_affine().x();
+        let sig = finish_signature(&self.e.to_backend::<B2>(), &k, &x1, &dinv1, &d_dinv1);
+        k.zeroize();
+        dinv1.zeroize();
+        d_dinv1.zeroize();
+        sig
     }
 }
 
@@ -449,20 +483,41 @@ impl<B: Backend> VerifyingKey<B> {
 
     /// Verifies `sig` over a caller-computed `e = SM3(Z_A ‖ M)`.
     pub fn verify_prehash(&self, e: &[u8; 32], sig: &Signature) -> Result<(), Error> {
+        B::dispatch(VerifyJob {
+            public: self.public.as_affine(),
+            table: self.table.as_deref(),
+            e,
+            sig,
+        })
+    }
+}
+
+/// Steps B1–B7 of [`VerifyingKey::verify_prehash`] on the backend [`Backend::dispatch`] picks.
+struct VerifyJob<'a, B: Backend> {
+    public: &'a AffinePoint<B>,
+    table: Option<&'a PrecomputedTable<Curve<B>>>,
+    e: &'a [u8; 32],
+    sig: &'a Signature,
+}
+
+impl<B: Backend> Job for VerifyJob<'_, B> {
+    type Output = Result<(), Error>;
+    fn run<B2: Backend>(self) -> Result<(), Error> {
+        let sig = self.sig;
         // B1–B2 hold by construction of `Signature`.
-        let r: Scalar<B> = Option::from(Fp::from_bytes(&sig.r)).ok_or(Error::Verification)?;
-        let s: Scalar<B> = Option::from(Fp::from_bytes(&sig.s)).ok_or(Error::Verification)?;
-        let e = Scalar::<B>::from_bytes_reduced(e);
+        let r: Scalar<B2> = Option::from(Fp::from_bytes(&sig.r)).ok_or(Error::Verification)?;
+        let s: Scalar<B2> = Option::from(Fp::from_bytes(&sig.s)).ok_or(Error::Verification)?;
+        let e = Scalar::<B2>::from_bytes_reduced(self.e);
         // B5
         let t = r + s;
         if bool::from(t.is_zero()) {
             return Err(Error::Verification);
         }
         // B6 (public data: variable time)
-        let sg = Curve::<B>::mul_generator_vartime(&s);
-        let tp = match &self.table {
-            Some(tab) => tab.mul_vartime(&t),
-            None => self.public.as_affine().to_jacobian().mul_vartime(&t),
+        let sg = Curve::<B2>::mul_generator_vartime(&s);
+        let tp = match self.table {
+            Some(tab) => tab.on_backend::<B2>().mul_vartime(&t),
+            None => self.public.to_backend::<B2>().to_jacobian().mul_vartime(&t),
         };
         let p = sg.add_vartime(&tp);
         if bool::from(p.is_identity()) {
@@ -473,12 +528,12 @@ impl<B: Backend> VerifyingKey<B> {
         let c = (r - e).to_bytes();
         let (x, _, z) = p.raw_coordinates();
         let z2 = z.square();
-        let cf: Fp<Sm2P, B> = Option::from(Fp::from_bytes(&c)).ok_or(Error::Verification)?;
+        let cf: Fp<Sm2P, B2> = Option::from(Fp::from_bytes(&c)).ok_or(Error::Verification)?;
         if bool::from(x.ct_eq(&(cf * z2))) {
             return Ok(());
         }
         if below_p_minus_n(&c) {
-            let nf = Fp::<Sm2P, B>::from_canonical_limbs_const(Sm2N::P);
+            let nf = Fp::<Sm2P, B2>::from_canonical_limbs_const(Sm2N::P);
             if bool::from(x.ct_eq(&((cf + nf) * z2))) {
                 return Ok(());
             }
