@@ -74,6 +74,8 @@ mod cyclotomic;
 mod exponent;
 mod final_exp;
 mod gt;
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
+pub mod lanes;
 mod lines;
 mod miller;
 #[cfg(feature = "research")]
