@@ -8,7 +8,13 @@
 //!   one final exponentiation, so no per-signer G2 point needs preparing);
 //! * per signer `(Ppub-s, ID)`: `h1 = H1(ID ‖ 0x01, n)`, computed once per batch and kept in a
 //!   small bounded cache (FIFO) across batches by [`BatchVerifier`];
-//! * with the `parallel` feature, signatures are checked on all cores (`rayon`).
+//! * on one core, where the CPU has AVX-512 IFMA (feature `asm`, x86_64): groups of eight
+//!   signatures run their pairing products and final exponentiations in the eight lanes
+//!   (`sm_pairing::lanes`), one signature per lane; the G1 points of each group are converted to
+//!   affine with one shared inversion; a remainder of fewer than eight takes the scalar path.
+//!   The verdicts are those of one-by-one [`verify`](crate::verify) (each lane's w' is the
+//!   scalar value, byte for byte);
+//! * with the `parallel` feature, the groups of eight are checked on all cores (`rayon`).
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -19,6 +25,74 @@ use crate::generic::{PreparedSignMasterPublicKey, Scalar};
 use crate::hash::{h1_in, HashToRange, H2_PREFIX};
 use crate::keys::HID_SIGN;
 use crate::sign::{verify_with_h1, Signature};
+
+/// Signatures per group in the lane path (one per IFMA lane).
+const GROUP: usize = 8;
+
+/// The lane path: the CPU's IFMA token, if it has one.
+#[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
+mod lanes {
+    pub(super) use sm_field::lanes::Ifma;
+    use sm_field::Backend;
+    use sm_pairing::lanes::{final_exponentiation_lanes, multi_miller_loop_prepared_lanes};
+
+    use super::{BatchItem, GROUP};
+    use crate::generic::Scalar;
+    use crate::groups::{with_p2_prepared, G1Affine, G1Jacobian};
+    use crate::hash::{HashToRange, H2_PREFIX};
+    use crate::sign::{verify_points, verify_tail};
+
+    /// The token where the CPU has IFMA.
+    pub(super) fn token() -> Option<Ifma> {
+        Ifma::detect()
+    }
+
+    /// Eight verifications (steps B3–B9 of `verify_with_h1`) with the pairing products in lanes.
+    pub(super) fn verify8<B: Backend>(
+        t: Ifma,
+        items: &[BatchItem<'_, B>; GROUP],
+        h1: &[&Scalar<B>; GROUP],
+    ) -> [bool; GROUP] {
+        let mut jac = [G1Jacobian::<B>::default(); 2 * GROUP];
+        for (i, it) in items.iter().enumerate() {
+            jac[2 * i..2 * i + 2].copy_from_slice(&verify_points(it.signature, h1[i]));
+        }
+        let mut aff = [G1Affine::IDENTITY; 2 * GROUP];
+        G1Jacobian::batch_to_affine(&jac, &mut aff);
+        let w = with_p2_prepared::<B, _>(|p2| {
+            let terms = [
+                core::array::from_fn(|i| (aff[2 * i], p2)),
+                core::array::from_fn(|i| (aff[2 * i + 1], items[i].master.ppub_lines())),
+            ];
+            final_exponentiation_lanes(t, &multi_miller_loop_prepared_lanes(t, &terms))
+        });
+        core::array::from_fn(|i| {
+            let mut hash = HashToRange::new(H2_PREFIX);
+            hash.update(items[i].message);
+            verify_tail(hash, &w[i], items[i].signature).is_ok()
+        })
+    }
+}
+
+/// A stand-in where there are no lanes: no token, so [`verify8`] is never reached.
+#[cfg(not(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends"))))]
+mod lanes {
+    /// Never made.
+    #[derive(Clone, Copy)]
+    pub(super) enum Ifma {}
+
+    pub(super) fn token() -> Option<Ifma> {
+        None
+    }
+
+    pub(super) fn verify8<B: sm_field::Backend>(
+        t: Ifma,
+        _: &[super::BatchItem<'_, B>; super::GROUP],
+        _: &[&crate::generic::Scalar<B>; super::GROUP],
+    ) -> [bool; super::GROUP] {
+        match t {}
+    }
+}
 
 /// One signature to verify.
 #[derive(Clone, Copy, Debug)]
@@ -123,22 +197,38 @@ impl<B: Backend> BatchVerifier<B> {
             }
             item_signer.push(s);
         }
-        let check = |(it, &s): (&BatchItem<'_, B>, &usize)| {
-            let mut hash = HashToRange::new(H2_PREFIX);
-            hash.update(it.message);
-            verify_with_h1(it.master, hash, it.signature, &signers[s].1).is_ok()
+        let token = lanes::token();
+        // One group: in lanes when it is full and the CPU has IFMA, else one by one.
+        let check = |(group, idx): (&[BatchItem<'_, B>], &[usize])| -> Vec<bool> {
+            if let (Some(t), Ok(g)) = (token, <&[BatchItem<'_, B>; GROUP]>::try_from(group)) {
+                let h1 = core::array::from_fn(|i| &signers[idx[i]].1);
+                return lanes::verify8(t, g, &h1).to_vec();
+            }
+            group
+                .iter()
+                .zip(idx)
+                .map(|(it, &s)| {
+                    let mut hash = HashToRange::new(H2_PREFIX);
+                    hash.update(it.message);
+                    verify_with_h1(it.master, hash, it.signature, &signers[s].1).is_ok()
+                })
+                .collect()
         };
         #[cfg(feature = "parallel")]
         let valid: Vec<bool> = {
             use rayon::prelude::*;
             items
-                .par_iter()
-                .zip(item_signer.par_iter())
-                .map(check)
+                .par_chunks(GROUP)
+                .zip(item_signer.par_chunks(GROUP))
+                .flat_map_iter(check)
                 .collect()
         };
         #[cfg(not(feature = "parallel"))]
-        let valid: Vec<bool> = items.iter().zip(item_signer.iter()).map(check).collect();
+        let valid: Vec<bool> = items
+            .chunks(GROUP)
+            .zip(item_signer.chunks(GROUP))
+            .flat_map(check)
+            .collect();
 
         // Keep the newest signers, at most `capacity` (FIFO eviction).
         if self.capacity > 0 {
