@@ -151,6 +151,31 @@ fn batch_verdicts_match_one_by_one() {
         })
         .collect();
     assert!(verify_batch(&batch).all_valid());
+    // Eight signers, one signature each (no signer prepared), then signer 0 twice and six
+    // others once (prepared and unprepared lanes in one group); one bad item each time.
+    let ids: Vec<Vec<u8>> = (0..8).map(|i| format!("signer {i}").into_bytes()).collect();
+    let signed: Vec<(Vec<u8>, Signature)> = ids
+        .iter()
+        .map(|id| {
+            let key = kgcs[1].extract(id).unwrap();
+            let msg = [b"to ".as_slice(), id].concat();
+            let sig = sign(&key, &masters[1], &msg, &mut rng).unwrap();
+            (msg, sig)
+        })
+        .collect();
+    for pick in [[0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 0, 4, 5, 6, 7]] {
+        let mut batch: Vec<BatchItem<'_>> = pick
+            .iter()
+            .map(|&k| BatchItem {
+                master: &masters[1],
+                id: &ids[k],
+                message: &signed[k].0,
+                signature: &signed[k].1,
+            })
+            .collect();
+        batch[6].id = b"nobody";
+        assert_eq!(verify_batch(&batch).failed(), vec![6], "{pick:?}");
+    }
     // One bad signature in the middle of a group is the only failure.
     let mut bad = batch.clone();
     bad[5].message = b"forged";
