@@ -5,13 +5,16 @@
 //!
 //! * per master key: the caller's [`PreparedSignMasterPublicKey`] (the lines of `Ppub-s`; with
 //!   the lines of P2, every verification is one two-term Miller loop over precomputed lines and
-//!   one final exponentiation, so no per-signer G2 point needs preparing);
+//!   one final exponentiation, so the scalar path prepares no per-signer G2 point);
 //! * per signer `(Ppub-s, ID)`: `h1 = H1(ID ‖ 0x01, n)`, computed once per batch and kept in a
 //!   small bounded cache (FIFO) across batches by [`BatchVerifier`];
 //! * on one core, where the CPU has AVX-512 IFMA (feature `asm`, x86_64): groups of eight
 //!   signatures run their pairing products and final exponentiations in the eight lanes
 //!   (`sm_pairing::lanes`), one signature per lane; the G1 points of each group are converted to
-//!   affine with one shared inversion; a remainder of fewer than eight takes the scalar path.
+//!   affine with one shared inversion; a signer with two or more signatures in the full groups
+//!   gets its `P = [h1]P2 + Ppub-s` prepared once per call, and its lanes compute
+//!   `w' = e(S, P) · e([h]P1, Ppub-s)` without the variable-base `[h1]S`; a remainder of fewer
+//!   than eight takes the scalar path.
 //!   The verdicts are those of one-by-one [`verify`](crate::verify) (each lane's w' is the
 //!   scalar value, byte for byte);
 //! * with the `parallel` feature, the groups of eight are checked on all cores (`rayon`).
