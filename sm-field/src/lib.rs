@@ -47,6 +47,8 @@ mod fp4;
 mod inversion;
 #[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
 pub mod lanes;
+#[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
+pub mod lanes_tower;
 mod modulus;
 mod rng;
 

@@ -9,6 +9,9 @@
 //!   [`multi_pairing`] compute a product of pairings with one shared squaring chain and one
 //!   final exponentiation; [`G2Prepared`] precomputes the line coefficients of a fixed G2 point.
 //!   All of them run the one driver in `miller.rs` over the one step schedule [`LOOP_SCHEDULE`].
+//! * `lanes` (x86_64, feature `asm`): eight independent pairings at once, one per AVX-512 IFMA
+//!   lane (`pairing_lanes`, `multi_miller_loop_prepared_lanes`, `final_exponentiation_lanes`),
+//!   byte for byte the scalar results; for batch verification.
 //! * [`Gt`] is the order-n subgroup of GF(p¹²)*: multiplication, cyclotomic squaring, inverse by
 //!   conjugation, constant-time exponentiation, `pow_vartime`, fixed-base tables [`GtTable`], and
 //!   the 384-byte GM/T 0044 encoding.
@@ -74,6 +77,8 @@ mod cyclotomic;
 mod exponent;
 mod final_exp;
 mod gt;
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
+pub mod lanes;
 mod lines;
 mod miller;
 #[cfg(feature = "research")]

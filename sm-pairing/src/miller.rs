@@ -81,7 +81,7 @@ pub const LOOP_SCHEDULE: [Step; NUM_LINES] = schedule();
 
 /// π(Q) on the twist: (conj(x)·γ⁻², conj(y)·γ⁻³) with γ = w^(p−1) ∈ GF(p), and −π²(Q) =
 /// (x·γ⁻⁴, y) (γ⁶ = −1); see `sm_field::Fp12` for γ.
-fn frobenius_points<B: Backend>(x: &Fp2<B>, y: &Fp2<B>) -> [(Fp2<B>, Fp2<B>); 2] {
+pub(crate) fn frobenius_points<B: Backend>(x: &Fp2<B>, y: &Fp2<B>) -> [(Fp2<B>, Fp2<B>); 2] {
     let g = &Fp12::<B>::GAMMA;
     [
         (
@@ -365,7 +365,7 @@ pub fn pairing_prepared<B: Backend>(p: &G1Affine<B>, q: &G2Prepared<B>) -> Gt<B>
 #[derive(Clone)]
 pub struct G2Prepared<B: Backend> {
     lines: Box<[LineCoeffs<B>; NUM_LINES]>,
-    infinity: Choice,
+    pub(crate) infinity: Choice,
 }
 
 impl<B: Backend> G2Prepared<B> {

@@ -5,10 +5,19 @@
 //!
 //! * per master key: the caller's [`PreparedSignMasterPublicKey`] (the lines of `Ppub-s`; with
 //!   the lines of P2, every verification is one two-term Miller loop over precomputed lines and
-//!   one final exponentiation, so no per-signer G2 point needs preparing);
+//!   one final exponentiation, so the scalar path prepares no per-signer G2 point);
 //! * per signer `(Ppub-s, ID)`: `h1 = H1(ID ‖ 0x01, n)`, computed once per batch and kept in a
 //!   small bounded cache (FIFO) across batches by [`BatchVerifier`];
-//! * with the `parallel` feature, signatures are checked on all cores (`rayon`).
+//! * on one core, where the CPU has AVX-512 IFMA (feature `asm`, x86_64): groups of eight
+//!   signatures run their pairing products and final exponentiations in the eight lanes
+//!   (`sm_pairing::lanes`), one signature per lane; the G1 points of each group are converted to
+//!   affine with one shared inversion; a signer with two or more signatures in the full groups
+//!   gets its `P = [h1]P2 + Ppub-s` prepared once per call, and its lanes compute
+//!   `w' = e(S, P) · e([h]P1, Ppub-s)` without the variable-base `[h1]S`; a remainder of fewer
+//!   than eight takes the scalar path.
+//!   The verdicts are those of one-by-one [`verify`](crate::verify) (each lane's w' is the
+//!   scalar value, byte for byte);
+//! * with the `parallel` feature, the groups of eight are checked on all cores (`rayon`).
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -16,9 +25,110 @@ use alloc::vec::Vec;
 use sm_field::Backend;
 
 use crate::generic::{PreparedSignMasterPublicKey, Scalar};
+use crate::groups::G2Prepared;
 use crate::hash::{h1_in, HashToRange, H2_PREFIX};
 use crate::keys::HID_SIGN;
 use crate::sign::{verify_with_h1, Signature};
+
+/// Signatures per group in the lane path (one per IFMA lane).
+const GROUP: usize = 8;
+
+/// The lane path: the CPU's IFMA token, if it has one.
+#[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
+mod lanes {
+    pub(super) use sm_field::lanes::Ifma;
+    use sm_field::Backend;
+    use sm_pairing::lanes::{final_exponentiation_lanes, multi_miller_loop_prepared_lanes};
+
+    use super::{BatchItem, GROUP};
+    use crate::generic::Scalar;
+    use crate::groups::{
+        mul_p1_vartime, mul_p2, with_p2_prepared, G1Affine, G1Jacobian, G2Prepared,
+    };
+    use crate::hash::{HashToRange, H2_PREFIX};
+    use crate::sign::{verify_points, verify_tail};
+
+    /// The token where the CPU has IFMA.
+    pub(super) fn token() -> Option<Ifma> {
+        Ifma::detect()
+    }
+
+    /// `[h1]P2 + Ppub-s` prepared: the signer's G2 point of `u = e(S, P)` (step B6).
+    pub(super) fn prepare_signer<B: Backend>(
+        _: Ifma,
+        master: &crate::generic::PreparedSignMasterPublicKey<B>,
+        h1: &Scalar<B>,
+    ) -> G2Prepared<B> {
+        G2Prepared::new(&mul_p2(h1).add_affine(&master.public.ppub).to_affine())
+    }
+
+    /// Eight verifications (steps B3–B9) with the pairing products in lanes. Lane `i` computes
+    /// `w' = e([h1]S, P2) · e(S + [h]P1, Ppub-s)` as `verify_with_h1`, or, where `q[i]` holds the
+    /// signer's prepared `P = [h1]P2 + Ppub-s` ([`prepare_signer`]),
+    /// `w' = e(S, P) · e([h]P1, Ppub-s)` (= u · g^h by bilinearity): no variable-base G1
+    /// multiplication.
+    pub(super) fn verify8<B: Backend>(
+        t: Ifma,
+        items: &[BatchItem<'_, B>; GROUP],
+        h1: &[&Scalar<B>; GROUP],
+        q: &[Option<&G2Prepared<B>>; GROUP],
+    ) -> [bool; GROUP] {
+        let mut jac = [G1Jacobian::<B>::default(); 2 * GROUP];
+        for (i, it) in items.iter().enumerate() {
+            let pts = match q[i] {
+                Some(_) => [
+                    G1Jacobian::from(it.signature.s),
+                    mul_p1_vartime(&it.signature.h),
+                ],
+                None => verify_points(it.signature, h1[i]),
+            };
+            jac[2 * i..2 * i + 2].copy_from_slice(&pts);
+        }
+        let mut aff = [G1Affine::IDENTITY; 2 * GROUP];
+        G1Jacobian::batch_to_affine(&jac, &mut aff);
+        let w = with_p2_prepared::<B, _>(|p2| {
+            let terms = [
+                core::array::from_fn(|i| (aff[2 * i], q[i].unwrap_or(p2))),
+                core::array::from_fn(|i| (aff[2 * i + 1], items[i].master.ppub_lines())),
+            ];
+            final_exponentiation_lanes(t, &multi_miller_loop_prepared_lanes(t, &terms))
+        });
+        core::array::from_fn(|i| {
+            let mut hash = HashToRange::new(H2_PREFIX);
+            hash.update(items[i].message);
+            verify_tail(hash, &w[i], items[i].signature).is_ok()
+        })
+    }
+}
+
+/// A stand-in where there are no lanes: no token, so [`verify8`] is never reached.
+#[cfg(not(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends"))))]
+mod lanes {
+    /// Never made.
+    #[derive(Clone, Copy)]
+    pub(super) enum Ifma {}
+
+    pub(super) fn token() -> Option<Ifma> {
+        None
+    }
+
+    pub(super) fn prepare_signer<B: sm_field::Backend>(
+        t: Ifma,
+        _: &crate::generic::PreparedSignMasterPublicKey<B>,
+        _: &crate::generic::Scalar<B>,
+    ) -> crate::groups::G2Prepared<B> {
+        match t {}
+    }
+
+    pub(super) fn verify8<B: sm_field::Backend>(
+        t: Ifma,
+        _: &[super::BatchItem<'_, B>; super::GROUP],
+        _: &[&crate::generic::Scalar<B>; super::GROUP],
+        _: &[Option<&crate::groups::G2Prepared<B>>; super::GROUP],
+    ) -> [bool; super::GROUP] {
+        match t {}
+    }
+}
 
 /// One signature to verify.
 #[derive(Clone, Copy, Debug)]
@@ -111,11 +221,13 @@ impl<B: Backend> BatchVerifier<B> {
         let mut index: BTreeMap<SignerKey, usize> = BTreeMap::new();
         let mut signers: Vec<(SignerKey, Scalar<B>, bool)> = Vec::new(); // (key, h1, fresh)
         let mut item_signer = Vec::with_capacity(items.len());
+        let mut first_item = Vec::new(); // per signer, its first item
         for it in items {
             let key = (it.master.public.to_bytes().to_vec(), it.id.to_vec());
             let next = signers.len();
             let s = *index.entry(key.clone()).or_insert(next);
             if s == next {
+                first_item.push(item_signer.len());
                 let cached = self.cache.iter().find(|(k, _)| *k == key).map(|(_, h)| *h);
                 let fresh = cached.is_none();
                 let h1 = cached.unwrap_or_else(|| h1_in(it.id, HID_SIGN));
@@ -123,22 +235,56 @@ impl<B: Backend> BatchVerifier<B> {
             }
             item_signer.push(s);
         }
-        let check = |(it, &s): (&BatchItem<'_, B>, &usize)| {
-            let mut hash = HashToRange::new(H2_PREFIX);
-            hash.update(it.message);
-            verify_with_h1(it.master, hash, it.signature, &signers[s].1).is_ok()
+        let token = lanes::token();
+        // In lanes, a signer with at least two signatures in full groups gets its G2 point
+        // `[h1]P2 + Ppub-s` prepared once (≈ one G2 multiplication and the lines), which saves
+        // each of its signatures the variable-base multiplication `[h1]S`.
+        let full = items.len() / GROUP * GROUP;
+        let mut count = alloc::vec![0usize; signers.len()];
+        for &s in &item_signer[..full] {
+            count[s] += 1;
+        }
+        let prepared: Vec<Option<G2Prepared<B>>> = signers
+            .iter()
+            .zip(&count)
+            .zip(&first_item)
+            .map(|((signer, &c), &i)| {
+                let t = token.filter(|_| c >= 2)?;
+                Some(lanes::prepare_signer(t, items[i].master, &signer.1))
+            })
+            .collect();
+        // One group: in lanes when it is full and the CPU has IFMA, else one by one.
+        let check = |(group, idx): (&[BatchItem<'_, B>], &[usize])| -> Vec<bool> {
+            if let (Some(t), Ok(g)) = (token, <&[BatchItem<'_, B>; GROUP]>::try_from(group)) {
+                let h1 = core::array::from_fn(|i| &signers[idx[i]].1);
+                let q = core::array::from_fn(|i| prepared[idx[i]].as_ref());
+                return lanes::verify8(t, g, &h1, &q).to_vec();
+            }
+            group
+                .iter()
+                .zip(idx)
+                .map(|(it, &s)| {
+                    let mut hash = HashToRange::new(H2_PREFIX);
+                    hash.update(it.message);
+                    verify_with_h1(it.master, hash, it.signature, &signers[s].1).is_ok()
+                })
+                .collect()
         };
         #[cfg(feature = "parallel")]
         let valid: Vec<bool> = {
             use rayon::prelude::*;
             items
-                .par_iter()
-                .zip(item_signer.par_iter())
-                .map(check)
+                .par_chunks(GROUP)
+                .zip(item_signer.par_chunks(GROUP))
+                .flat_map_iter(check)
                 .collect()
         };
         #[cfg(not(feature = "parallel"))]
-        let valid: Vec<bool> = items.iter().zip(item_signer.iter()).map(check).collect();
+        let valid: Vec<bool> = items
+            .chunks(GROUP)
+            .zip(item_signer.chunks(GROUP))
+            .flat_map(check)
+            .collect();
 
         // Keep the newest signers, at most `capacity` (FIFO eviction).
         if self.capacity > 0 {

@@ -25,7 +25,7 @@ use zeroize::Zeroize;
 use crate::asn1::{bit_string, bit_string_bytes, octet_string, SignatureAsn1};
 use crate::generic::{PreparedSignMasterPublicKey, Scalar, SignUserKey};
 use crate::groups::{
-    g1_from_bytes, g1_to_bytes, mul_p1_vartime, with_p2_prepared, G1Affine, G1Jacobian,
+    g1_from_bytes, g1_to_bytes, mul_p1_vartime, with_p2_prepared, G1Affine, G1Jacobian, Gt,
 };
 use crate::hash::{h1_in, HashToRange, H2_PREFIX};
 use crate::keys::{random_nonzero_scalar, scalar_from_bytes, HID_SIGN};
@@ -298,22 +298,40 @@ impl<'a, B: Backend> Verifier<'a, B> {
 /// exponentiation (all inputs are public).
 pub(crate) fn verify_with_h1<B: Backend>(
     master: &PreparedSignMasterPublicKey<B>,
-    mut hash: HashToRange,
+    hash: HashToRange,
     signature: &Signature<B>,
     h1: &Scalar<B>,
 ) -> Result<()> {
-    let s = G1Jacobian::from(signature.s);
-    let pts = [
-        s.mul_endo_vartime(h1),
-        s.add_vartime(&mul_p1_vartime(&signature.h)),
-    ];
     let mut aff = [G1Affine::IDENTITY; 2];
-    G1Jacobian::batch_to_affine(&pts, &mut aff);
+    G1Jacobian::batch_to_affine(&verify_points(signature, h1), &mut aff);
     let w = with_p2_prepared::<B, _>(|p2| {
         let f =
             sm_pairing::multi_miller_loop_prepared(&[(aff[0], p2), (aff[1], master.ppub_lines())]);
         sm_pairing::final_exponentiation(&f)
     });
+    verify_tail(hash, &w, signature)
+}
+
+/// The G1 points of [`verify_with_h1`]'s pairing product: `[h1]S` (paired with P2) and
+/// `S + [h]P1` (paired with Ppub-s), Jacobian (callers convert many at once). Variable time
+/// (public inputs).
+pub(crate) fn verify_points<B: Backend>(
+    signature: &Signature<B>,
+    h1: &Scalar<B>,
+) -> [G1Jacobian<B>; 2] {
+    let s = G1Jacobian::from(signature.s);
+    [
+        s.mul_endo_vartime(h1),
+        s.add_vartime(&mul_p1_vartime(&signature.h)),
+    ]
+}
+
+/// Steps B8–B9: `h2 = H2(M ‖ w', n)` (the message is already in `hash`), accept iff `h2 = h`.
+pub(crate) fn verify_tail<B: Backend>(
+    mut hash: HashToRange,
+    w: &Gt<B>,
+    signature: &Signature<B>,
+) -> Result<()> {
     hash.update(&w.to_bytes());
     let h2: Scalar<B> = hash.finalize();
     if bool::from(h2.ct_eq(&signature.h)) {

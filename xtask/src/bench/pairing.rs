@@ -128,7 +128,10 @@ pub fn cases(backends: &[String], prefix: &str) -> Vec<Case> {
             "u64" => cases_for::<sm_field::U64>(&mut out, prefix),
             "u32" => cases_for::<sm_field::U32>(&mut out, prefix),
             #[cfg(target_arch = "x86_64")]
-            "asm" => cases_for::<sm_field::Asm>(&mut out, prefix),
+            "asm" => {
+                cases_for::<sm_field::Asm>(&mut out, prefix);
+                lane_cases::<sm_field::Asm>(&mut out, prefix);
+            }
             _ => {}
         }
     }
@@ -137,6 +140,38 @@ pub fn cases(backends: &[String], prefix: &str) -> Vec<Case> {
         peers(&mut out);
     }
     out
+}
+
+/// Eight pairings at once in the AVX-512 IFMA lanes (`sm_pairing::lanes`), reported per pairing
+/// (`per_run` = 8), next to the scalar `pairing` row of the same backend; only where the CPU
+/// has IFMA.
+#[cfg(target_arch = "x86_64")]
+fn lane_cases<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
+    use super::sm_field::lanes::Ifma;
+    use super::sm_pairing::lanes::pairing_lanes;
+    let Some(t) = Ifma::detect() else {
+        return;
+    };
+    // (±P1, P2) alternating (the lane code's time does not depend on the points).
+    let p = G1Affine::<B>::GENERATOR;
+    let q = G2Affine::<B>::GENERATOR;
+    let pairs: [(G1Affine<B>, G2Affine<B>); 8] =
+        core::array::from_fn(|i| (if i % 2 == 0 { p } else { p.neg() }, q));
+    let e = pairing_lanes(t, &pairs);
+    let ok = (0..8).all(|i| e[i] == pairing(&pairs[i].0, &pairs[i].1));
+    out.push(Case {
+        group: "pairing",
+        op: "pairing ×8 in lanes (per pairing)".to_string(),
+        variant: format!("{prefix}{}", B::NAME),
+        output: vec![ok as u8],
+        bytes: 0,
+        per_run: 8,
+        run: Box::new(move |n| {
+            for _ in 0..n {
+                black_box(pairing_lanes(t, black_box(&pairs)));
+            }
+        }),
+    });
 }
 
 #[cfg(feature = "peers")]

@@ -246,6 +246,37 @@ fn batch<B: Backend>(
         .map(|i| sm9::sign(&keys[i % 10], master, &msgs[i], &mut r).expect("sign"))
         .collect();
     let data = std::rc::Rc::new((ids, msgs, sigs, master.clone()));
+    // One group of eight (one IFMA lane per signature where the CPU has IFMA), per signature
+    // (`per_run`), next to the one-by-one `verify` row.
+    let group = {
+        let data = data.clone();
+        move || {
+            let (ids, msgs, sigs, master) = &*data;
+            let items: Vec<BatchItem<'_, B>> = (0..8)
+                .map(|i| BatchItem {
+                    master,
+                    id: &ids[i % 10],
+                    message: &msgs[i],
+                    signature: &sigs[i],
+                })
+                .collect();
+            sm9::verify_batch(&items).all_valid()
+        }
+    };
+    let ok = group();
+    out.push(Case {
+        per_run: 8,
+        ..case(
+            "verify batch of 8 (per signature)",
+            v,
+            ok,
+            Box::new(move |n| {
+                for _ in 0..n {
+                    black_box(group());
+                }
+            }),
+        )
+    });
     let one_by_one = {
         let data = data.clone();
         move || {
