@@ -311,8 +311,8 @@ fn final_exp(t: Ifma, f: &Lanes8Fp12) -> Lanes8Fp12 {
     cyclotomic_square(t, &t0).mul(t, &t1)
 }
 
+/// The eight lanes as GT elements (the final exponentiation's output is in GT).
 #[inline(always)]
-
 fn to_gt<B: Backend>(t: Ifma, f: &Lanes8Fp12) -> [Gt<B>; 8] {
     f.to_fp12::<B>(t).map(Gt::from_fp12_unchecked)
 }
