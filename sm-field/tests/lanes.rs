@@ -19,16 +19,13 @@ use sm_field::{Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 type F<M> = Fp<M, U64>;
 
 /// The token, or `None` where the CPU lacks IFMA and `SM_EXPECT_IFMA=0` declares it; panics
-/// otherwise (`sm_testvectors::backend_runs_here`).
+/// otherwise (`sm_testvectors::token_runs_here`).
 fn token(test: &str) -> Option<Ifma> {
-    let t = Ifma::detect();
-    sm_testvectors::backend_runs_here(
+    sm_testvectors::token_runs_here(
         &format!("{test}: IFMA lanes"),
-        t.is_some(),
+        Ifma::detect(),
         "SM_EXPECT_IFMA",
     )
-    .then_some(t)
-    .flatten()
 }
 
 /// Values below p that stress carries, limb boundaries and the final subtractions.

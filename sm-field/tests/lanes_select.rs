@@ -14,14 +14,11 @@ use sm_field::{Fp, Modulus, Sm2P, Sm9N, U64};
 type F<M> = Fp<M, U64>;
 
 fn token(test: &str) -> Option<Ifma> {
-    let t = Ifma::detect();
-    sm_testvectors::backend_runs_here(
+    sm_testvectors::token_runs_here(
         &format!("{test}: IFMA lanes"),
-        t.is_some(),
+        Ifma::detect(),
         "SM_EXPECT_IFMA",
     )
-    .then_some(t)
-    .flatten()
 }
 
 /// A random table of `len` entries of `N` coordinates, as lanes and as scalars

@@ -18,14 +18,11 @@ type S4 = Fp4<U64>;
 type S12 = Fp12<U64>;
 
 fn token(test: &str) -> Option<Ifma> {
-    let t = Ifma::detect();
-    sm_testvectors::backend_runs_here(
+    sm_testvectors::token_runs_here(
         &format!("{test}: IFMA lanes"),
-        t.is_some(),
+        Ifma::detect(),
         "SM_EXPECT_IFMA",
     )
-    .then_some(t)
-    .flatten()
 }
 
 /// Edge elements of GF(p¹²): 0, 1, −1, u, w, and elements with only some coordinates non-zero

@@ -23,14 +23,11 @@ use sm_pairing::{
 type B = U64;
 
 fn token(test: &str) -> Option<Ifma> {
-    let t = Ifma::detect();
-    sm_testvectors::backend_runs_here(
+    sm_testvectors::token_runs_here(
         &format!("{test}: IFMA lanes"),
-        t.is_some(),
+        Ifma::detect(),
         "SM_EXPECT_IFMA",
     )
-    .then_some(t)
-    .flatten()
 }
 
 fn scalar(rng: &mut ChaCha20Rng) -> [u64; 4] {

@@ -131,6 +131,14 @@ pub fn backend_runs_here(backend: &str, runs_here: bool, env: &str) -> bool {
     runs_here
 }
 
+/// [`backend_runs_here`] for a CPU-feature token (such as `sm_field::lanes::Ifma`): the token
+/// where the CPU has the feature; `None` where it lacks it and `env=0` declares that; a panic
+/// otherwise.
+pub fn token_runs_here<T>(what: &str, token: Option<T>, env: &str) -> Option<T> {
+    let runs = backend_runs_here(what, token.is_some(), env);
+    token.filter(|_| runs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
