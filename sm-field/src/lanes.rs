@@ -392,18 +392,7 @@ mod k {
     /// `cols[j][i]` is limb j of element i.
     #[inline(always)]
     pub(super) unsafe fn from_mont_cols<M: Modulus>(cols: &[[u64; 8]; 4]) -> L5 {
-        let l64 = cols.map(|c| {
-            _mm512_setr_epi64(
-                c[0] as i64,
-                c[1] as i64,
-                c[2] as i64,
-                c[3] as i64,
-                c[4] as i64,
-                c[5] as i64,
-                c[6] as i64,
-                c[7] as i64,
-            )
-        });
+        let l64 = cols.map(|c| words(&c));
         mul::<M>(&to52(&l64), &splat(&Consts::<M>::TO_LANE))
     }
 
@@ -433,19 +422,16 @@ mod k {
         ]
     }
 
+    /// The eight words as one vector: lane `i` = `w[i]`.
+    #[inline(always)]
+    pub(super) unsafe fn words(w: &[u64; 8]) -> __m512i {
+        _mm512_loadu_si512(w.as_ptr().cast())
+    }
+
     /// Indices of eight lanes as a vector (each below 2^32).
     #[inline(always)]
     unsafe fn idx_vec(idx: &[usize; 8]) -> __m512i {
-        _mm512_setr_epi64(
-            idx[0] as i64,
-            idx[1] as i64,
-            idx[2] as i64,
-            idx[3] as i64,
-            idx[4] as i64,
-            idx[5] as i64,
-            idx[6] as i64,
-            idx[7] as i64,
-        )
+        words(&idx.map(|i| i as u64))
     }
 
     /// `x·c` per lane for `x, c < 2^32` (`vpmuludq`; no AVX512-DQ needed).
@@ -479,16 +465,7 @@ mod k {
     /// `x ‖ y`, by a masked scan of every entry (lanes whose index is out of range get zeros).
     #[inline(always)]
     pub(super) unsafe fn scan_affine<M: Modulus>(row: &[[u64; 8]], idx: &[u64; 8]) -> (L5, L5) {
-        let iv = _mm512_setr_epi64(
-            idx[0] as i64,
-            idx[1] as i64,
-            idx[2] as i64,
-            idx[3] as i64,
-            idx[4] as i64,
-            idx[5] as i64,
-            idx[6] as i64,
-            idx[7] as i64,
-        );
+        let iv = words(idx);
         let mut l64 = [_mm512_setzero_si512(); 8];
         for (j, e) in row.iter().enumerate() {
             let m = _mm512_cmpeq_epi64_mask(iv, _mm512_set1_epi64(j as i64));
@@ -733,16 +710,8 @@ fn scan_table<M: Modulus, const N: usize>(
     table: &[[Lanes8<M>; N]],
     idx: &[u64; 8],
 ) -> [Lanes8<M>; N] {
-    let iv = _mm512_setr_epi64(
-        idx[0] as i64,
-        idx[1] as i64,
-        idx[2] as i64,
-        idx[3] as i64,
-        idx[4] as i64,
-        idx[5] as i64,
-        idx[6] as i64,
-        idx[7] as i64,
-    );
+    // SAFETY: reads the 64 bytes of `idx`; this function is compiled for AVX-512F.
+    let iv = unsafe { k::words(idx) };
     let mut r = [[_mm512_setzero_si512(); 5]; N];
     for (j, entry) in table.iter().enumerate() {
         let m = _mm512_cmpeq_epi64_mask(iv, _mm512_set1_epi64(j as i64));
