@@ -117,10 +117,9 @@ impl<B: Backend> Fp2<B> {
     }
 
     /// `self · rhs` by Karatsuba (3 multiplications in GF(p)):
-    /// `v0 = a0·b0`, `v1 = a1·b1`, `c0 = v0 − 2·v1`, `c1 = (a0 + a1)(b0 + b1) − v0 − v1`, written
-    /// once as pre-additions (`mul_factors`), three GF(p) products and the
-    /// recombination (`mul_combine`); the batched tower products
-    /// (`Fp4::products`) stage the same factors.
+    /// `v0 = a0·b0`, `v1 = a1·b1`, `c0 = v0 − 2·v1`, `c1 = (a0 + a1)(b0 + b1) − v0 − v1`. The
+    /// recombination (`mul_combine`) is shared with the batched tower products (`Fp4::products`),
+    /// which stage the same factor pairs (`mul_factors`).
     ///
     /// Deliberately not inlined (nor [`square`](Self::square)): inlined, its three multiplication
     /// kernels were copied into every tower formula and line function, and the Miller loop's
@@ -128,8 +127,10 @@ impl<B: Backend> Fp2<B> {
     /// Miller loop ≈ 25 % faster (`cargo xtask bench --against`, same process).
     #[inline(never)]
     pub fn mul(&self, rhs: &Self) -> Self {
-        let [(x0, y0), (x1, y1), (x2, y2)] = self.mul_factors(rhs);
-        Self::mul_combine([x0.mul(&y0), x1.mul(&y1), x2.mul(&y2)])
+        let v0 = self.c0.mul(&rhs.c0);
+        let v1 = self.c1.mul(&rhs.c1);
+        let s = self.c0.add(&self.c1).mul(&rhs.c0.add(&rhs.c1));
+        Self::mul_combine([v0, v1, s])
     }
 
     /// `self²` by complex squaring (2 multiplications): with `m = a0·a1`,

@@ -95,30 +95,33 @@ impl<B: Backend> Fp4<B> {
     }
 
     /// `self · rhs` by Karatsuba (3 GF(p²) multiplications):
-    /// `c0 = a0·b0 + u·a1·b1`, `c1 = (a0 + a1)(b0 + b1) − a0·b0 − a1·b1`, written once as
-    /// pre-additions (`mul_factors`), GF(p²) products and recombination (`mul_combine`), which
-    /// the batched tower products stage too. Not inlined, like [`Fp2::mul`] (code size; see
-    /// there). The factor pairs are destructured, not mapped: `array::map` here copied the
-    /// operands around (Fp4 mul 325 → 363 ns on `Mulx`).
+    /// `c0 = a0·b0 + u·a1·b1`, `c1 = (a0 + a1)(b0 + b1) − a0·b0 − a1·b1`. The recombination
+    /// (`mul_combine`) is shared with the batched tower products, which stage the same factor
+    /// pairs (`mul_factors`); here the products take their operands by reference, because
+    /// routing them through the by-value factor array copied them around (Fp4 mul 317 → 354 ns
+    /// on `Mulx`, `cargo xtask bench --against main`). Not inlined, like [`Fp2::mul`] (code size;
+    /// see there).
     #[inline(never)]
     pub fn mul(&self, rhs: &Self) -> Self {
-        let [(x0, y0), (x1, y1), (x2, y2)] = self.mul_factors(rhs);
-        Self::mul_combine([x0.mul(&y0), x1.mul(&y1), x2.mul(&y2)])
+        let v0 = self.c0.mul(&rhs.c0);
+        let v1 = self.c1.mul(&rhs.c1);
+        let s = self.c0.add(&self.c1).mul(&rhs.c0.add(&rhs.c1));
+        Self::mul_combine([v0, v1, s])
     }
 
     /// `self²` by complex squaring (2 GF(p²) multiplications): with `m = a0·a1`,
     /// `c0 = (a0 + a1)(a0 + u·a1) − m − u·m` (= a0² + u·a1²), `c1 = 2·m`.
     #[inline(never)]
     pub fn square(&self) -> Self {
-        let [(x0, y0), (x1, y1)] = self.square_factors();
-        Self::square_combine([x0.mul(&y0), x1.mul(&y1)])
+        let m = self.c0.mul(&self.c1);
+        let t = self.c0.add(&self.c1).mul(&self.c0.add_mul_by_u(&self.c1));
+        Self::square_combine([m, t])
     }
 
     /// Multiplication by an element of GF(p²) (2 GF(p²) multiplications).
     #[inline(always)]
     pub fn mul_by_fp2(&self, k: &Fp2<B>) -> Self {
-        let [(x0, y0), (x1, y1)] = self.mul_by_fp2_factors(k);
-        Self::mul_by_fp2_combine([x0.mul(&y0), x1.mul(&y1)])
+        Self::mul_by_fp2_combine([self.c0.mul(k), self.c1.mul(k)])
     }
 
     /// The pre-additions of [`mul`](Self::mul): the GF(p²) factor pairs `(a0, b0)`, `(a1, b1)`,
