@@ -13,7 +13,7 @@
 //!
 //! One binary holds every backend: the operation table (`ops::all::<B>`) is instantiated per
 //! limb backend type and `--backend` picks one, `u32` ([`sm_field::U32`]), `u64`
-//! ([`sm_field::U64`]) or `asm` (the target's assembly backend, see [`BACKENDS`]). Every
+//! ([`sm_field::U64`]) or `asm` (the target's assembly backend, see `backends()`). Every
 //! operation names its backend through the generic types (`sm2::generic`, `sm9::generic`,
 //! `Fp<M, B>`, `Sm2Curve<B>`, `Gt<B>`, ...), so the whole protocol stack under it runs on that
 //! backend; the build's `DefaultBackend` is never used by an operation. `asm` on x86_64 is the
