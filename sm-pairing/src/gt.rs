@@ -48,7 +48,7 @@ impl core::error::Error for GtDecodeError {}
 /// `table[|d| − 1]` (or 1 for d = 0), conjugated (inverted, on GT) when d < 0. Reads every
 /// entry.
 #[inline]
-fn ct_lookup<B: Backend, const N: usize>(table: &[Fp12<B>; N], d: i8) -> Fp12<B> {
+pub(crate) fn ct_lookup<B: Backend, const N: usize>(table: &[Fp12<B>; N], d: i8) -> Fp12<B> {
     let neg = Choice::from(((d as u8) >> 7) & 1);
     let abs = (d as i16).unsigned_abs() as u8;
     let mut r = Fp12::ONE;
@@ -344,11 +344,11 @@ impl<B: Backend> core::ops::MulAssign for Gt<B> {
 }
 
 /// Radix of the [`GtTable`] digits: signed radix-2^`TABLE_W`.
-const TABLE_W: u32 = 5;
+pub(crate) const TABLE_W: u32 = 5;
 /// Entries per row: g^(j·2^(W·i)) for j = 1…2^(W−1).
-const TABLE_ENTRIES: usize = 1 << (TABLE_W - 1);
+pub(crate) const TABLE_ENTRIES: usize = 1 << (TABLE_W - 1);
 /// Digits (= rows) per 128-bit half: W·rows ≥ 129.
-const TABLE_ROWS: usize = 128 / TABLE_W as usize + 1;
+pub(crate) const TABLE_ROWS: usize = 128 / TABLE_W as usize + 1;
 
 /// Fixed-base table for a GT element used with many exponents (e.g. g = e(P1, Ppub-s) per
 /// master public key): `g^(j·32^i)` for i = 0…25, j = 1…16 (416 elements, ≈ 160 KB). An
@@ -358,7 +358,7 @@ const TABLE_ROWS: usize = 128 / TABLE_W as usize + 1;
 /// constant-time scans of 16 entries; no squarings. The table holds public data only.
 #[derive(Clone)]
 pub struct GtTable<B: Backend = DefaultBackend> {
-    rows: Box<[[Fp12<B>; TABLE_ENTRIES]]>,
+    pub(crate) rows: Box<[[Fp12<B>; TABLE_ENTRIES]]>,
     base: Gt<B>,
 }
 
