@@ -26,9 +26,9 @@ use sm_field::Backend;
 
 use crate::generic::{PreparedSignMasterPublicKey, Scalar};
 use crate::groups::G2Prepared;
-use crate::hash::{h1_in, HashToRange, H2_PREFIX};
+use crate::hash::{h1_dispatched, HashToRange, H2_PREFIX};
 use crate::keys::HID_SIGN;
-use crate::sign::{verify_with_h1, Signature};
+use crate::sign::{verify_dispatched, Signature, H1};
 
 /// Signatures per group in the lane path (one per IFMA lane).
 const GROUP: usize = 8;
@@ -63,7 +63,7 @@ mod lanes {
     }
 
     /// Eight verifications (steps B3–B9) with the pairing products in lanes. Lane `i` computes
-    /// `w' = e([h1]S, P2) · e(S + [h]P1, Ppub-s)` as `verify_with_h1`, or, where `q[i]` holds the
+    /// `w' = e([h1]S, P2) · e(S + [h]P1, Ppub-s)` as `VerifyJob`, or, where `q[i]` holds the
     /// signer's prepared `P = [h1]P2 + Ppub-s` ([`prepare_signer`]),
     /// `w' = e(S, P) · e([h]P1, Ppub-s)` (= u · g^h by bilinearity): no variable-base G1
     /// multiplication.
@@ -230,7 +230,7 @@ impl<B: Backend> BatchVerifier<B> {
                 first_item.push(item_signer.len());
                 let cached = self.cache.iter().find(|(k, _)| *k == key).map(|(_, h)| *h);
                 let fresh = cached.is_none();
-                let h1 = cached.unwrap_or_else(|| h1_in(it.id, HID_SIGN));
+                let h1 = cached.unwrap_or_else(|| h1_dispatched(it.id, HID_SIGN));
                 signers.push((key, h1, fresh));
             }
             item_signer.push(s);
@@ -266,7 +266,8 @@ impl<B: Backend> BatchVerifier<B> {
                 .map(|(it, &s)| {
                     let mut hash = HashToRange::new(H2_PREFIX);
                     hash.update(it.message);
-                    verify_with_h1(it.master, hash, it.signature, &signers[s].1).is_ok()
+                    verify_dispatched(it.master, hash, it.signature, H1::Known(&signers[s].1))
+                        .is_ok()
                 })
                 .collect()
         };
