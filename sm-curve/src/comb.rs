@@ -308,6 +308,12 @@ impl<C: ChangeBackend> SecretPrecomputedTable<C> {
             backend: core::marker::PhantomData,
         }
     }
+
+    /// A copy of this table over backend `B2` (limb copies; the copy is zeroized on drop like
+    /// the original): for a table built inside a job on one backend and kept on another.
+    pub fn to_backend<B2: sm_field::Backend>(&self) -> SecretPrecomputedTable<C::On<B2>> {
+        SecretPrecomputedTable(self.0.to_backend())
+    }
 }
 
 #[cfg(feature = "alloc")]

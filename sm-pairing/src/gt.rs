@@ -45,16 +45,18 @@ impl fmt::Display for GtDecodeError {
 
 impl core::error::Error for GtDecodeError {}
 
-/// `table[|d| − 1]` (or 1 for d = 0), conjugated (inverted, on GT) when d < 0. Reads every
+/// `table[|d| − 1]` (or 1 for d = 0), conjugated (inverted, on GT) when d < 0, on backend `B2`
+/// (the entry is copied from the table's backend `BS` before the conjugation). Reads every
 /// entry.
 #[inline]
-fn ct_lookup<B: Backend, const N: usize>(table: &[Fp12<B>; N], d: i8) -> Fp12<B> {
+fn ct_lookup<B2: Backend, BS: Backend, const N: usize>(table: &[Fp12<BS>; N], d: i8) -> Fp12<B2> {
     let neg = Choice::from(((d as u8) >> 7) & 1);
     let abs = (d as i16).unsigned_abs() as u8;
-    let mut r = Fp12::ONE;
+    let mut r = Fp12::<BS>::ONE;
     for (j, e) in table.iter().enumerate() {
         r.conditional_assign(e, abs.ct_eq(&(j as u8 + 1)));
     }
+    let mut r = r.to_backend::<B2>();
     let c = r.conjugate();
     r.conditional_assign(&c, neg);
     r
@@ -209,13 +211,13 @@ fn pow_on<B: Backend>(x: &Fp12<B>, k: &[u64; 4]) -> Fp12<B> {
         t0[j] = t0[j - 1].mul(x);
     }
     let mut t1 = t0.map(|x| x.frobenius_map(1));
-    let mut acc = ct_lookup(&t0, d0[32]).mul(&ct_lookup(&t1, d1[32]));
+    let mut acc = ct_lookup::<B, B, 8>(&t0, d0[32]).mul(&ct_lookup::<B, B, 8>(&t1, d1[32]));
     for i in (0..32).rev() {
         for _ in 0..4 {
             acc = cyclotomic_square(&acc);
         }
-        acc = acc.mul(&ct_lookup(&t0, d0[i]));
-        acc = acc.mul(&ct_lookup(&t1, d1[i]));
+        acc = acc.mul(&ct_lookup::<B, B, 8>(&t0, d0[i]));
+        acc = acc.mul(&ct_lookup::<B, B, 8>(&t1, d1[i]));
     }
     t0.zeroize();
     t1.zeroize();
@@ -446,7 +448,8 @@ impl<B: Backend, B2: Backend> GtTableOn<'_, B, B2> {
     /// `g^k` for a **secret** exponent (little-endian limbs), constant time, on `B2`.
     pub fn pow(&self, k: &[u64; 4]) -> Gt<B2> {
         let rows = &self.table.rows;
-        let lookup = |row: &[Fp12<B>; TABLE_ENTRIES], d: i8| ct_lookup(row, d).to_backend::<B2>();
+        let lookup =
+            |row: &[Fp12<B>; TABLE_ENTRIES], d: i8| ct_lookup::<B2, B, TABLE_ENTRIES>(row, d);
         let (mut k0, mut k1) = split_exponent(k);
         let mut d0 = signed_digits::<TABLE_W, TABLE_ROWS>(k0);
         let mut d1 = signed_digits::<TABLE_W, TABLE_ROWS>(k1);

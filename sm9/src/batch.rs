@@ -22,10 +22,10 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use sm_field::Backend;
+use sm_field::{Backend, Job};
 
 use crate::generic::{PreparedSignMasterPublicKey, Scalar};
-use crate::groups::G2Prepared;
+use crate::groups::{g2_to_bytes, G2Prepared, G2_LEN};
 use crate::hash::{h1_dispatched, HashToRange, H2_PREFIX};
 use crate::keys::HID_SIGN;
 use crate::sign::{verify_dispatched, Signature, H1};
@@ -222,8 +222,8 @@ impl<B: Backend> BatchVerifier<B> {
         let mut signers: Vec<(SignerKey, Scalar<B>, bool)> = Vec::new(); // (key, h1, fresh)
         let mut item_signer = Vec::with_capacity(items.len());
         let mut first_item = Vec::new(); // per signer, its first item
-        for it in items {
-            let key = (it.master.public.to_bytes().to_vec(), it.id.to_vec());
+        for (it, ppub) in items.iter().zip(master_encodings(items)) {
+            let key = (ppub.to_vec(), it.id.to_vec());
             let next = signers.len();
             let s = *index.entry(key.clone()).or_insert(next);
             if s == next {
@@ -300,6 +300,21 @@ impl<B: Backend> BatchVerifier<B> {
         }
         BatchResult { valid }
     }
+}
+
+/// The encoded master public key of every item, as one dispatched job (the encoding leaves
+/// Montgomery form: products).
+fn master_encodings<B: Backend>(items: &[BatchItem<'_, B>]) -> Vec<[u8; G2_LEN]> {
+    struct Encode<'i, 'a, B: Backend>(&'i [BatchItem<'a, B>]);
+    impl<B: Backend> Job for Encode<'_, '_, B> {
+        type Output = Vec<[u8; G2_LEN]>;
+        fn run<B2: Backend>(self) -> Self::Output {
+            let enc =
+                |it: &BatchItem<'_, B>| g2_to_bytes(&it.master.public.ppub.to_backend::<B2>());
+            self.0.iter().map(enc).collect()
+        }
+    }
+    B::dispatch(Encode(items))
 }
 
 /// Verifies a batch without keeping a cache across calls.

@@ -7,11 +7,11 @@
 
 use sm_curve::sm9::Sm9G1Curve;
 use sm_curve::{CombTable, SecretPrecomputedTable};
-use sm_field::Backend;
-use zeroize::ZeroizeOnDrop;
+use sm_field::{Backend, Job};
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::generic::{Scalar, SignUserKey};
-use crate::groups::G1Jacobian;
+use crate::groups::{G1Affine, G1Jacobian};
 
 /// A [`SignUserKey`] with a comb table of `ds` for faster signing. Zeroized on drop.
 pub struct SigningKey<B: Backend> {
@@ -28,11 +28,22 @@ impl<B: Backend> core::fmt::Debug for SigningKey<B> {
 }
 
 impl<B: Backend> SigningKey<B> {
-    /// Precomputes the comb table of `ds` (≈ 1,400 point additions, 88 KB).
+    /// Precomputes the comb table of `ds` (≈ 1,400 point additions, 88 KB), as one dispatched
+    /// job (the table built on the running backend is copied to `B` and wiped).
     pub fn new(key: &SignUserKey<B>) -> Self {
+        struct Build<'a, B: Backend>(&'a G1Affine<B>);
+        impl<B: Backend> Job for Build<'_, B> {
+            type Output = SecretPrecomputedTable<Sm9G1Curve<B>>;
+            fn run<B2: Backend>(self) -> Self::Output {
+                let mut d = self.0.to_backend::<B2>();
+                let table = SecretPrecomputedTable::new(&d).to_backend();
+                d.zeroize();
+                table
+            }
+        }
         Self {
             key: key.clone(),
-            table: SecretPrecomputedTable::new(&key.d),
+            table: B::dispatch(Build(&key.d)),
         }
     }
 
