@@ -53,7 +53,10 @@ fn dispatched<R>(what: &str, f: impl FnOnce() -> R) -> R {
     let before = OUTSIDE.with(Cell::get);
     let r = f();
     let outside = OUTSIDE.with(Cell::get) - before;
-    assert_eq!(outside, 0, "{what}: {outside} field operations outside its job");
+    assert_eq!(
+        outside, 0,
+        "{what}: {outside} field operations outside its job"
+    );
     r
 }
 
@@ -89,7 +92,10 @@ fn signatures_dispatch_once() {
     })
     .unwrap();
     for s in [&sig, &sig2, &sig3] {
-        dispatched("verify", || shangmi_sm9::verify(&master, b"Alice", b"msg", s)).unwrap();
+        dispatched("verify", || {
+            shangmi_sm9::verify(&master, b"Alice", b"msg", s)
+        })
+        .unwrap();
     }
     assert!(dispatched("verify", || {
         shangmi_sm9::verify(&master, b"Bob", b"msg", &sig)
