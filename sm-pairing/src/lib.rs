@@ -99,11 +99,12 @@ mod miller;
 pub mod research;
 
 pub use final_exp::final_exponentiation;
-pub use gt::{Gt, GtDecodeError, GtTable};
+pub use gt::{Gt, GtDecodeError, GtTable, GtTableOn};
 pub use lines::LineCoeffs;
 pub use miller::{
-    miller_loop, multi_miller_loop, multi_miller_loop_prepared, multi_pairing, pairing,
-    pairing_prepared, G2Prepared, Step, LOOP_SCHEDULE, NUM_LINES,
+    miller_loop, multi_miller_loop, multi_miller_loop_prepared, multi_miller_loop_prepared_on,
+    multi_pairing, pairing, pairing_prepared, G2Prepared, G2PreparedOn, Step, LOOP_SCHEDULE,
+    NUM_LINES,
 };
 /// The SM9 points the pairing takes: sm-curve's affine points of G1 and G2 (re-exported, not a
 /// second type; decoding with the subgroup check is sm-curve's `Affine::from_sec1` /

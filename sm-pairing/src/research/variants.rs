@@ -1167,7 +1167,7 @@ pub fn gt_table_pow<T: Tower, B: Backend>(table: &GtTable<B>, k: &[u64; 4]) -> G
         type Output = Gt<B>;
         fn run<B2: Backend>(self) -> Gt<B> {
             let lookup =
-                |row: &[Fp12<B>; TABLE_ENTRIES], d: i8| ct_lookup(row, d).to_backend::<B2>();
+                |row: &[Fp12<B>; TABLE_ENTRIES], d: i8| ct_lookup::<B2, B, TABLE_ENTRIES>(row, d);
             let (k0, k1) = split_exponent(self.1);
             let d0 = signed_digits::<TABLE_W, TABLE_ROWS>(k0);
             let d1 = signed_digits::<TABLE_W, TABLE_ROWS>(k1);
