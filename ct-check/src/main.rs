@@ -7,7 +7,9 @@
 //! ct-check dudect --backend NAME [--measurements N] [--all] [--only PREFIX,..] [--seed S]
 //!                 [--threshold T] [--null]
 //!                                     # Welch t-test, fixed vs random secrets; |t| per operation
-//!                                     # (--null: fixed vs fixed, an A/A control of the harness)
+//!                                     # (--null: fixed vs fixed, an A/A control of the harness;
+//!                                     # a flagged operation is measured again with another seed
+//!                                     # and fails only if the rerun flags it too)
 //! ct-check selftest --backend NAME    # every operation once natively, outputs checked
 //! ```
 //!
@@ -217,19 +219,26 @@ fn main() -> ExitCode {
             );
             let mut leaks = 0;
             for op in selected(&all, &a.only, a.all) {
+                let row = |o: &dudect::Outcome, verdict: &str| {
+                    println!(
+                        "{:<36} {:>10} {:>12.0} {:>12.0} {:>8.2} {:>8.2}  {verdict}",
+                        op.name, o.measurements, o.mean_ns[0], o.mean_ns[1], o.t_raw, o.t_max,
+                    );
+                };
                 let o = dudect::run(op, a.measurements, a.seed, a.null);
-                let ok = o.t_max < a.threshold;
-                leaks += usize::from(!ok);
-                println!(
-                    "{:<36} {:>10} {:>12.0} {:>12.0} {:>8.2} {:>8.2}  {}",
-                    op.name,
-                    o.measurements,
-                    o.mean_ns[0],
-                    o.mean_ns[1],
-                    o.t_raw,
-                    o.t_max,
-                    if ok { "ok" } else { "LEAK?" }
-                );
+                if o.t_max < a.threshold {
+                    row(&o, "ok");
+                    continue;
+                }
+                // A flag is confirmed by a second, independent run (other seed, fresh pools):
+                // a leak reproduces, while the placement of the 2 x 32 pooled instances can
+                // shift one run's crops by chance (seen as crop-only |t| of 5-17 on shared
+                // machines, in fixed-vs-random and A/A runs alike). Both runs are printed.
+                row(&o, "flagged, rerun:");
+                let again = dudect::run(op, a.measurements, a.seed ^ 0x5eed, a.null);
+                let leak = again.t_max >= a.threshold;
+                leaks += usize::from(leak);
+                row(&again, if leak { "LEAK" } else { "ok (not reproduced)" });
             }
             if leaks == 0 {
                 ExitCode::SUCCESS
