@@ -1,22 +1,32 @@
 //! Constant-time checks over the public APIs (issue 9), driven by `cargo xtask ct`.
 //!
 //! ```text
-//! ct-check list                       # the operations and what is secret in each
-//! ct-check memcheck [--iterations N] [--only PREFIX,..]
+//! ct-check list                       # the backends, the operations and what is secret in each
+//! ct-check memcheck --backend NAME [--iterations N] [--only PREFIX,..]
 //!                                     # run under `valgrind --tool=memcheck`: secrets undefined
-//! ct-check dudect [--measurements N] [--all] [--only PREFIX,..] [--seed S] [--threshold T]
-//!                 [--null]            # Welch t-test, fixed vs random secrets; |t| per operation
-//!                                     # (--null: fixed vs fixed, an A/A control of the harness)
-//! ct-check selftest                   # every operation once natively, outputs checked
+//! ct-check dudect --backend NAME [--measurements N] [--all] [--only PREFIX,..] [--seed S]
+//!                 [--threshold T] [--null]
+//!                                     # Welch t-test, fixed vs random secrets; |t| per operation
+//!                                     # (--null: fixed vs fixed, an A/A control of the harness;
+//!                                     # a flagged operation is measured again with another seed
+//!                                     # and fails only if the rerun flags it too)
+//! ct-check selftest --backend NAME    # every operation once natively, outputs checked
 //! ```
 //!
-//! The binary is built once per limb backend (features `u32`, `u64`, `asm`; the whole stack then
-//! runs on that backend). The `asm` build on x86_64 runs the pure `sm_field::Mulx` backend
-//! (sm-field feature `mulx`): valgrind's emulated CPUID hides ADX (although it executes it), so
-//! `Auto` would probe "no BMI2/ADX" and run the portable kernels; naming `Mulx` checks the MULX/ADX
-//! kernels themselves (`cargo xtask ct` builds the asm harness only on CPUs that have them). `memcheck` only marks and runs: valgrind reports, `cargo xtask ct`
-//! attributes each report to the operation running at the time (the `BEGIN`/`END` client
-//! messages in valgrind's XML log) and to the documented declassification points.
+//! One binary holds every backend: the operation table (`ops::all::<B>`) is instantiated per
+//! limb backend type and `--backend` picks one, `u32` ([`sm_field::U32`]), `u64`
+//! ([`sm_field::U64`]) or `asm` (the target's assembly backend, see `backends()`). Every
+//! operation names its backend through the generic types (`sm2::generic`, `sm9::generic`,
+//! `Fp<M, B>`, `Sm2Curve<B>`, `Gt<B>`, ...), so the whole protocol stack under it runs on that
+//! backend; the build's `DefaultBackend` is never used by an operation. `asm` on x86_64 is the
+//! pure `sm_field::Mulx`, not `Auto`: valgrind's emulated CPUID hides ADX (although it executes
+//! it), so `Auto` would probe "no BMI2/ADX" and run the portable kernels; naming `Mulx` checks
+//! the MULX/ADX kernels themselves (`cargo xtask ct` runs the asm row only on CPUs that have
+//! them; elsewhere it dies with SIGILL). On aarch64 `asm` is `sm_field::Aarch64`.
+//!
+//! `memcheck` only marks and runs: valgrind reports, `cargo xtask ct` attributes each report to
+//! the operation running at the time (the `BEGIN`/`END` client messages in valgrind's XML log)
+//! and to the documented declassification points.
 
 mod dudect;
 mod ops;
@@ -29,14 +39,45 @@ use rand_core::SeedableRng;
 
 use ops::{Class, Op, Secret};
 
-fn backend_name() -> &'static str {
-    let full = std::any::type_name::<sm_field::DefaultBackend>();
-    match full.rsplit("::").next() {
-        Some("U32") => "u32",
-        Some("U64") => "u64",
-        Some("Mulx" | "Auto" | "Aarch64") => "asm",
-        _ => full,
+/// A limb backend the operations can run on.
+struct BackendRow {
+    /// Its name on the command line and in `cargo xtask ct`'s report: `u32`, `u64` or `asm`.
+    name: &'static str,
+    /// The backend's type.
+    type_name: &'static str,
+    /// Every operation, instantiated on this backend.
+    ops: fn() -> Vec<Op>,
+}
+
+fn row<B: sm_field::Backend>(name: &'static str) -> BackendRow {
+    BackendRow {
+        name,
+        type_name: std::any::type_name::<B>(),
+        ops: ops::all::<B>,
     }
+}
+
+/// The backends this binary runs, in report order: the portable `U32` and `U64`, and `asm`,
+/// the target's assembly backend as a pure type (`Mulx` on x86_64, `Aarch64` on aarch64).
+fn backends() -> Vec<BackendRow> {
+    let mut v = vec![row::<sm_field::U32>("u32"), row::<sm_field::U64>("u64")];
+    #[cfg(target_arch = "x86_64")]
+    v.push(row::<sm_field::Mulx>("asm"));
+    #[cfg(target_arch = "aarch64")]
+    v.push(row::<sm_field::Aarch64>("asm"));
+    v
+}
+
+fn backend(name: &str) -> Result<BackendRow, String> {
+    let mut all = backends();
+    let names: Vec<_> = all.iter().map(|b| b.name).collect();
+    let at = all.iter().position(|b| b.name == name).ok_or_else(|| {
+        format!(
+            "unknown backend {name} (this binary has {})",
+            names.join(", ")
+        )
+    })?;
+    Ok(all.swap_remove(at))
 }
 
 fn selected<'a>(all: &'a [Op], only: &Option<Vec<String>>, include_slow: bool) -> Vec<&'a Op> {
@@ -49,6 +90,7 @@ fn selected<'a>(all: &'a [Op], only: &Option<Vec<String>>, include_slow: bool) -
 }
 
 struct Args {
+    backend: Option<BackendRow>,
     iterations: u64,
     measurements: u64,
     only: Option<Vec<String>>,
@@ -60,6 +102,7 @@ struct Args {
 
 fn parse(rest: &[String]) -> Result<Args, String> {
     let mut a = Args {
+        backend: None,
         iterations: 2,
         measurements: 10_000,
         only: None,
@@ -72,6 +115,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
     while let Some(flag) = it.next() {
         let mut value = || it.next().cloned().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
+            "--backend" => a.backend = Some(backend(&value()?)?),
             "--iterations" => a.iterations = value()?.parse().map_err(|e| format!("{e}"))?,
             "--measurements" => a.measurements = value()?.parse().map_err(|e| format!("{e}"))?,
             "--seed" => a.seed = value()?.parse().map_err(|e| format!("{e}"))?,
@@ -126,20 +170,28 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let all = ops::all();
-    match cmd.as_str() {
-        "list" => {
-            for op in &all {
-                println!("{:<36} {}", op.name, op.what);
-            }
-            ExitCode::SUCCESS
+    if cmd == "list" {
+        for b in backends() {
+            println!("backend {:<31} {}", b.name, b.type_name);
         }
+        // The same operations on every backend (`operation_tables_agree`).
+        for op in ops::all::<sm_field::U64>() {
+            println!("{:<36} {}", op.name, op.what);
+        }
+        return ExitCode::SUCCESS;
+    }
+    let Some(b) = a.backend else {
+        let names: Vec<_> = backends().iter().map(|b| b.name).collect();
+        eprintln!("ct-check: {cmd} needs --backend {}", names.join("|"));
+        return ExitCode::from(2);
+    };
+    let all = (b.ops)();
+    match cmd.as_str() {
         "memcheck" | "selftest" => {
             let on_valgrind = valgrind::running_on_valgrind();
             println!(
                 "backend {} ({}), valgrind: {on_valgrind}",
-                backend_name(),
-                std::any::type_name::<sm_field::DefaultBackend>()
+                b.name, b.type_name
             );
             let iterations = if cmd == "selftest" { 1 } else { a.iterations };
             let failures = memcheck(&selected(&all, &a.only, true), iterations, a.seed);
@@ -152,7 +204,7 @@ fn main() -> ExitCode {
         "dudect" => {
             println!(
                 "backend {}: dudect{}, {} measurements per operation (pass: |t| < {})",
-                backend_name(),
+                b.name,
                 if a.null {
                     " A/A control (fixed vs fixed)"
                 } else {
@@ -167,19 +219,26 @@ fn main() -> ExitCode {
             );
             let mut leaks = 0;
             for op in selected(&all, &a.only, a.all) {
+                let row = |o: &dudect::Outcome, verdict: &str| {
+                    println!(
+                        "{:<36} {:>10} {:>12.0} {:>12.0} {:>8.2} {:>8.2}  {verdict}",
+                        op.name, o.measurements, o.mean_ns[0], o.mean_ns[1], o.t_raw, o.t_max,
+                    );
+                };
                 let o = dudect::run(op, a.measurements, a.seed, a.null);
-                let ok = o.t_max < a.threshold;
-                leaks += usize::from(!ok);
-                println!(
-                    "{:<36} {:>10} {:>12.0} {:>12.0} {:>8.2} {:>8.2}  {}",
-                    op.name,
-                    o.measurements,
-                    o.mean_ns[0],
-                    o.mean_ns[1],
-                    o.t_raw,
-                    o.t_max,
-                    if ok { "ok" } else { "LEAK?" }
-                );
+                if o.t_max < a.threshold {
+                    row(&o, "ok");
+                    continue;
+                }
+                // A flag is confirmed by a second, independent run (other seed, fresh pools):
+                // a leak reproduces, while the placement of the 2 x 32 pooled instances can
+                // shift one run's crops by chance (seen as crop-only |t| of 5-17 on shared
+                // machines, in fixed-vs-random and A/A runs alike). Both runs are printed.
+                row(&o, "flagged, rerun:");
+                let again = dudect::run(op, a.measurements, a.seed ^ 0x5eed, a.null);
+                let leak = again.t_max >= a.threshold;
+                leaks += usize::from(leak);
+                row(&again, if leak { "LEAK" } else { "ok (not reproduced)" });
             }
             if leaks == 0 {
                 ExitCode::SUCCESS
@@ -198,31 +257,96 @@ fn main() -> ExitCode {
 mod tests {
     use super::*;
 
-    /// Every operation runs natively and produces a correct output (the same code the
-    /// memcheck run executes; the client requests are no-ops outside valgrind).
+    /// The backends the tests run: every backend of the binary, the assembly one where this
+    /// CPU has its instructions (on x86_64 an absence must be declared, `SM_EXPECT_MULX=0`).
+    fn runnable() -> Vec<BackendRow> {
+        backends()
+            .into_iter()
+            .filter(|b| {
+                #[cfg(target_arch = "x86_64")]
+                if b.name == "asm" {
+                    return sm_testvectors::backend_runs_here(
+                        b.type_name,
+                        sm_field::backend::cpu::has_mulx_adx(),
+                        "SM_EXPECT_MULX",
+                    );
+                }
+                true
+            })
+            .collect()
+    }
+
+    /// Every operation runs natively on every backend and produces a correct output (the same
+    /// code the memcheck run executes; the client requests are no-ops outside valgrind).
     #[test]
     fn every_operation_passes_its_output_check() {
-        let all = ops::all();
-        assert_eq!(memcheck(&selected(&all, &None, true), 1, 7), 0);
+        for b in runnable() {
+            let all = (b.ops)();
+            assert_eq!(
+                memcheck(&selected(&all, &None, true), 1, 7),
+                0,
+                "{}",
+                b.name
+            );
+        }
     }
 
     #[test]
     fn fixed_secrets_work_too() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        for op in ops::all() {
-            let s = Secret::new(Class::Fixed, &mut rng);
-            let mut p = (op.setup)(&s);
-            let out = (p.run)();
-            assert_eq!((p.check)(&s, &out), Ok(()), "{}", op.name);
+        for b in runnable() {
+            for op in (b.ops)() {
+                let s = Secret::new(Class::Fixed, &mut rng);
+                let mut p = (op.setup)(&s);
+                let out = (p.run)();
+                assert_eq!((p.check)(&s, &out), Ok(()), "{} on {}", op.name, b.name);
+            }
         }
     }
 
     #[test]
     fn operation_names_are_unique() {
-        let all = ops::all();
+        let all = ops::all::<sm_field::U64>();
         let mut names: Vec<_> = all.iter().map(|o| o.name).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), all.len());
+    }
+
+    /// Every backend has the same operations in the same order (one report row per operation),
+    /// and the `asm` row is the pure assembly type, never the CPU-probing `Auto`.
+    #[test]
+    fn operation_tables_agree() {
+        let want: Vec<_> = ops::all::<sm_field::U64>()
+            .iter()
+            .map(|o| (o.name, o.what, o.dudect_default))
+            .collect();
+        let rows = backends();
+        let names: Vec<_> = rows.iter().map(|b| b.name).collect();
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        assert_eq!(names, ["u32", "u64", "asm"]);
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        assert_eq!(names, ["u32", "u64"]);
+        for b in rows {
+            let got: Vec<_> = (b.ops)()
+                .iter()
+                .map(|o| (o.name, o.what, o.dudect_default))
+                .collect();
+            assert_eq!(got, want, "{}", b.name);
+            let ty = b.type_name.rsplit("::").next();
+            let expected = match b.name {
+                "u32" => "U32",
+                "u64" => "U64",
+                _ if cfg!(target_arch = "x86_64") => "Mulx",
+                _ => "Aarch64",
+            };
+            assert_eq!(ty, Some(expected), "{}", b.type_name);
+        }
+    }
+
+    #[test]
+    fn unknown_backend_is_refused() {
+        assert!(backend("auto").is_err());
+        assert_eq!(backend("u64").map(|b| b.name), Ok("u64"));
     }
 }

@@ -9,9 +9,15 @@
 //!   ephemeral points and confirmation tags sent to the peer, signatures and ciphertexts
 //!   returned to the caller. Each one is marked `// DECLASSIFY:` with its reason.
 //! * The dudect test times only the closure, for a fixed and a random [`Secret`].
+//!
+//! Every operation that does field arithmetic is generic over the limb backend `B` and named
+//! with it explicitly (`sm2::generic::SigningKey<B>`, `sm9::generic::SignMasterKey<B>`,
+//! `Fp<M, B>`, `Sm2Curve<B>`, `Gt<B>`, ...), never through a `DefaultBackend` alias, so
+//! [`all::<B>`](all) is the whole table on `B`; `main` instantiates it once per backend.
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
+use sm_field::Backend;
 
 mod coverage;
 mod primitives;
@@ -108,12 +114,14 @@ pub struct Op {
     pub dudect_default: bool,
 }
 
-/// Every operation, in report order.
-pub fn all() -> Vec<Op> {
-    let mut v = primitives::ops();
-    v.extend(sm2_ops::ops());
-    v.extend(sm9_ops::ops());
-    v.extend(coverage::ops());
+/// Every operation on the backend `B`, in report order (the SM4 operations have no field
+/// arithmetic and are the same on every backend; they run in every backend's table so that
+/// each row of the report is complete).
+pub fn all<B: Backend>() -> Vec<Op> {
+    let mut v = primitives::ops::<B>();
+    v.extend(sm2_ops::ops::<B>());
+    v.extend(sm9_ops::ops::<B>());
+    v.extend(coverage::ops::<B>());
     v.extend(sm4_ops::ops());
     v
 }

@@ -263,6 +263,21 @@ impl<C: ChangeBackend> PrecomputedTable<C> {
 }
 
 #[cfg(feature = "alloc")]
+impl<C: ChangeBackend> PrecomputedTable<C> {
+    /// A copy of this table over backend `B2` (limb copies): for a table built inside a job
+    /// on one backend and kept on another.
+    pub fn to_backend<B2: sm_field::Backend>(&self) -> PrecomputedTable<C::On<B2>> {
+        PrecomputedTable {
+            rows: self
+                .rows
+                .iter()
+                .map(|row| row.map(|e| e.to_backend()))
+                .collect(),
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
 impl<C: ChangeBackend, B2: sm_field::Backend> CombTable<C::On<B2>> for OnBackend<'_, C, B2> {
     #[inline]
     fn select(&self, window: usize, abs: u8) -> Affine<C::On<B2>> {
@@ -272,6 +287,49 @@ impl<C: ChangeBackend, B2: sm_field::Backend> CombTable<C::On<B2>> for OnBackend
     #[inline]
     fn get_vartime(&self, window: usize, abs: u8) -> Affine<C::On<B2>> {
         self.table.get_vartime(window, abs).to_backend()
+    }
+}
+
+/// A [`SecretPrecomputedTable`] read over another backend `B2`
+/// ([`SecretPrecomputedTable::on_backend`]), as [`OnBackend`] does for public tables; every
+/// lookup still reads the whole row.
+#[cfg(feature = "alloc")]
+pub struct SecretOnBackend<'a, C: ChangeBackend, B2> {
+    table: &'a SecretPrecomputedTable<C>,
+    backend: core::marker::PhantomData<B2>,
+}
+
+#[cfg(feature = "alloc")]
+impl<C: ChangeBackend> SecretPrecomputedTable<C> {
+    /// This table as one over backend `B2` (no copy of the table).
+    pub fn on_backend<B2: sm_field::Backend>(&self) -> SecretOnBackend<'_, C, B2> {
+        SecretOnBackend {
+            table: self,
+            backend: core::marker::PhantomData,
+        }
+    }
+
+    /// A copy of this table over backend `B2` (limb copies; the copy is zeroized on drop like
+    /// the original): for a table built inside a job on one backend and kept on another.
+    pub fn to_backend<B2: sm_field::Backend>(&self) -> SecretPrecomputedTable<C::On<B2>> {
+        SecretPrecomputedTable(self.0.to_backend())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: ChangeBackend, B2: sm_field::Backend> CombTable<C::On<B2>> for SecretOnBackend<'_, C, B2> {
+    #[inline]
+    fn select(&self, window: usize, abs: u8) -> Affine<C::On<B2>> {
+        let mut e = self.table.select(window, abs);
+        let r = e.to_backend();
+        e.zeroize();
+        r
+    }
+
+    /// Constant time like [`select`](CombTable::select): the base is secret.
+    #[inline]
+    fn get_vartime(&self, window: usize, abs: u8) -> Affine<C::On<B2>> {
+        self.select(window, abs)
     }
 }
 

@@ -43,7 +43,7 @@ pub mod sm9;
 pub use affine::Affine;
 pub use comb::{CombTable, COMB_ENTRIES, COMB_WINDOW, COMB_WINDOWS};
 #[cfg(feature = "alloc")]
-pub use comb::{OnBackend, PrecomputedTable, SecretPrecomputedTable};
+pub use comb::{OnBackend, PrecomputedTable, SecretOnBackend, SecretPrecomputedTable};
 pub use encoding::Error;
 pub use jacobian::Jacobian;
 pub use params::{AKind, ChangeBackend, CurveParams};

@@ -45,16 +45,21 @@ impl fmt::Display for GtDecodeError {
 
 impl core::error::Error for GtDecodeError {}
 
-/// `table[|d| − 1]` (or 1 for d = 0), conjugated (inverted, on GT) when d < 0. Reads every
+/// `table[|d| − 1]` (or 1 for d = 0), conjugated (inverted, on GT) when d < 0, on backend `B2`
+/// (the entry is copied from the table's backend `BS` before the conjugation). Reads every
 /// entry.
 #[inline]
-fn ct_lookup<B: Backend, const N: usize>(table: &[Fp12<B>; N], d: i8) -> Fp12<B> {
+pub(crate) fn ct_lookup<B2: Backend, BS: Backend, const N: usize>(
+    table: &[Fp12<BS>; N],
+    d: i8,
+) -> Fp12<B2> {
     let neg = Choice::from(((d as u8) >> 7) & 1);
     let abs = (d as i16).unsigned_abs() as u8;
-    let mut r = Fp12::ONE;
+    let mut r = Fp12::<BS>::ONE;
     for (j, e) in table.iter().enumerate() {
         r.conditional_assign(e, abs.ct_eq(&(j as u8 + 1)));
     }
+    let mut r = r.to_backend::<B2>();
     let c = r.conjugate();
     r.conditional_assign(&c, neg);
     r
@@ -209,13 +214,13 @@ fn pow_on<B: Backend>(x: &Fp12<B>, k: &[u64; 4]) -> Fp12<B> {
         t0[j] = t0[j - 1].mul(x);
     }
     let mut t1 = t0.map(|x| x.frobenius_map(1));
-    let mut acc = ct_lookup(&t0, d0[32]).mul(&ct_lookup(&t1, d1[32]));
+    let mut acc = ct_lookup::<B, B, 8>(&t0, d0[32]).mul(&ct_lookup::<B, B, 8>(&t1, d1[32]));
     for i in (0..32).rev() {
         for _ in 0..4 {
             acc = cyclotomic_square(&acc);
         }
-        acc = acc.mul(&ct_lookup(&t0, d0[i]));
-        acc = acc.mul(&ct_lookup(&t1, d1[i]));
+        acc = acc.mul(&ct_lookup::<B, B, 8>(&t0, d0[i]));
+        acc = acc.mul(&ct_lookup::<B, B, 8>(&t1, d1[i]));
     }
     t0.zeroize();
     t1.zeroize();
@@ -344,11 +349,11 @@ impl<B: Backend> core::ops::MulAssign for Gt<B> {
 }
 
 /// Radix of the [`GtTable`] digits: signed radix-2^`TABLE_W`.
-const TABLE_W: u32 = 5;
+pub(crate) const TABLE_W: u32 = 5;
 /// Entries per row: g^(j·2^(W·i)) for j = 1…2^(W−1).
-const TABLE_ENTRIES: usize = 1 << (TABLE_W - 1);
+pub(crate) const TABLE_ENTRIES: usize = 1 << (TABLE_W - 1);
 /// Digits (= rows) per 128-bit half: W·rows ≥ 129.
-const TABLE_ROWS: usize = 128 / TABLE_W as usize + 1;
+pub(crate) const TABLE_ROWS: usize = 128 / TABLE_W as usize + 1;
 
 /// Fixed-base table for a GT element used with many exponents (e.g. g = e(P1, Ppub-s) per
 /// master public key): `g^(j·32^i)` for i = 0…25, j = 1…16 (416 elements, ≈ 160 KB). An
@@ -358,7 +363,7 @@ const TABLE_ROWS: usize = 128 / TABLE_W as usize + 1;
 /// constant-time scans of 16 entries; no squarings. The table holds public data only.
 #[derive(Clone)]
 pub struct GtTable<B: Backend = DefaultBackend> {
-    rows: Box<[[Fp12<B>; TABLE_ENTRIES]]>,
+    pub(crate) rows: Box<[[Fp12<B>; TABLE_ENTRIES]]>,
     base: Gt<B>,
 }
 
@@ -366,27 +371,33 @@ impl<B: Backend> GtTable<B> {
     /// Precomputes the table (≈ 400 multiplications and 130 squarings). Dispatches once
     /// (`Backend::dispatch`); the table holds `B` limbs.
     pub fn new(g: &Gt<B>) -> Self {
-        struct Build<'a, B: Backend>(&'a Fp12<B>);
+        struct Build<'a, B: Backend>(&'a Gt<B>);
         impl<B: Backend> Job for Build<'_, B> {
-            type Output = Box<[[Fp12<B>; TABLE_ENTRIES]]>;
-            fn run<B2: Backend>(self) -> Self::Output {
-                let mut rows = Vec::with_capacity(TABLE_ROWS);
-                let mut b = self.0.to_backend::<B2>();
-                for _ in 0..TABLE_ROWS {
-                    let mut row = [b; TABLE_ENTRIES];
-                    row[1] = cyclotomic_square(&b);
-                    for j in 2..TABLE_ENTRIES {
-                        row[j] = row[j - 1].mul(&b);
-                    }
-                    // b ← b^(2^W) = (b^(2^(W−1)))²
-                    b = cyclotomic_square(&row[TABLE_ENTRIES - 1]);
-                    rows.push(row.map(|e| e.to_backend()));
-                }
-                rows.into_boxed_slice()
+            type Output = GtTable<B>;
+            fn run<B2: Backend>(self) -> GtTable<B> {
+                GtTable::new_on::<B2>(self.0)
             }
         }
+        B::dispatch(Build(g))
+    }
+
+    /// [`new`](Self::new) computed on backend `B2` itself, without dispatch (for code already
+    /// running inside a job); the table holds `B` limbs.
+    pub fn new_on<B2: Backend>(g: &Gt<B>) -> Self {
+        let mut rows = Vec::with_capacity(TABLE_ROWS);
+        let mut b = g.0.to_backend::<B2>();
+        for _ in 0..TABLE_ROWS {
+            let mut row = [b; TABLE_ENTRIES];
+            row[1] = cyclotomic_square(&b);
+            for j in 2..TABLE_ENTRIES {
+                row[j] = row[j - 1].mul(&b);
+            }
+            // b ← b^(2^W) = (b^(2^(W−1)))²
+            b = cyclotomic_square(&row[TABLE_ENTRIES - 1]);
+            rows.push(row.map(|e| e.to_backend()));
+        }
         Self {
-            rows: B::dispatch(Build(&g.0)),
+            rows: rows.into_boxed_slice(),
             base: *g,
         }
     }
@@ -399,37 +410,70 @@ impl<B: Backend> GtTable<B> {
     /// `g^k` for a **secret** exponent (little-endian limbs), constant time. Dispatches once
     /// (`Backend::dispatch`); entries are copied to the running backend as they are read.
     pub fn pow(&self, k: &[u64; 4]) -> Gt<B> {
-        struct Pow<'a, B: Backend>(&'a [[Fp12<B>; TABLE_ENTRIES]], &'a [u64; 4]);
+        struct Pow<'a, B: Backend>(&'a GtTable<B>, &'a [u64; 4]);
         impl<B: Backend> Job for Pow<'_, B> {
-            type Output = Fp12<B>;
-            fn run<B2: Backend>(self) -> Fp12<B> {
-                let rows = self.0;
-                let lookup =
-                    |row: &[Fp12<B>; TABLE_ENTRIES], d: i8| ct_lookup(row, d).to_backend::<B2>();
-                let (mut k0, mut k1) = split_exponent(self.1);
-                let mut d0 = signed_digits::<TABLE_W, TABLE_ROWS>(k0);
-                let mut d1 = signed_digits::<TABLE_W, TABLE_ROWS>(k1);
-                let mut acc0 = lookup(&rows[0], d0[0]);
-                let mut acc1 = lookup(&rows[0], d1[0]);
-                for (i, row) in rows.iter().enumerate().skip(1) {
-                    acc0 = acc0.mul(&lookup(row, d0[i]));
-                    acc1 = acc1.mul(&lookup(row, d1[i]));
-                }
-                let r = acc0.mul(&acc1.frobenius_map(1)).to_backend();
-                d0.zeroize();
-                d1.zeroize();
-                k0.zeroize();
-                k1.zeroize();
-                acc0.zeroize();
-                acc1.zeroize();
-                r
+            type Output = Gt<B>;
+            fn run<B2: Backend>(self) -> Gt<B> {
+                self.0.on_backend::<B2>().pow(self.1).to_backend()
             }
         }
-        Gt(B::dispatch(Pow(&self.rows, k)))
+        B::dispatch(Pow(self, k))
+    }
+
+    /// This table read as one over backend `B2`, for code already running inside a job on `B2`
+    /// (no copy of the table: limbs are bit-identical on every backend; each entry read is
+    /// copied). Nothing it does dispatches.
+    pub fn on_backend<B2: Backend>(&self) -> GtTableOn<'_, B, B2> {
+        GtTableOn {
+            table: self,
+            backend: core::marker::PhantomData,
+        }
     }
 
     /// `g^k` for a secret scalar k ∈ Z/nZ, constant time.
     pub fn pow_scalar(&self, k: &Fp<Sm9N, B>) -> Gt<B> {
+        let mut limbs = k.to_canonical_limbs();
+        let r = self.pow(&limbs);
+        limbs.zeroize();
+        r
+    }
+}
+
+/// A [`GtTable`] read over backend `B2` ([`GtTable::on_backend`]): the exponentiation of
+/// [`GtTable::pow`] on `B2` itself, without dispatch, each entry copied to `B2` as it is read.
+#[derive(Clone, Copy)]
+pub struct GtTableOn<'a, B: Backend, B2> {
+    table: &'a GtTable<B>,
+    backend: core::marker::PhantomData<B2>,
+}
+
+impl<B: Backend, B2: Backend> GtTableOn<'_, B, B2> {
+    /// `g^k` for a **secret** exponent (little-endian limbs), constant time, on `B2`.
+    pub fn pow(&self, k: &[u64; 4]) -> Gt<B2> {
+        let rows = &self.table.rows;
+        let lookup =
+            |row: &[Fp12<B>; TABLE_ENTRIES], d: i8| ct_lookup::<B2, B, TABLE_ENTRIES>(row, d);
+        let (mut k0, mut k1) = split_exponent(k);
+        let mut d0 = signed_digits::<TABLE_W, TABLE_ROWS>(k0);
+        let mut d1 = signed_digits::<TABLE_W, TABLE_ROWS>(k1);
+        let mut acc0 = lookup(&rows[0], d0[0]);
+        let mut acc1 = lookup(&rows[0], d1[0]);
+        for (i, row) in rows.iter().enumerate().skip(1) {
+            acc0 = acc0.mul(&lookup(row, d0[i]));
+            acc1 = acc1.mul(&lookup(row, d1[i]));
+        }
+        let r = acc0.mul(&acc1.frobenius_map(1));
+        d0.zeroize();
+        d1.zeroize();
+        k0.zeroize();
+        k1.zeroize();
+        acc0.zeroize();
+        acc1.zeroize();
+        Gt(r)
+    }
+
+    /// `g^k` for a secret scalar k ∈ Z/nZ, constant time, on `B2`.
+    pub fn pow_scalar(&self, k: &Fp<Sm9N, B2>) -> Gt<B2> {
         let mut limbs = k.to_canonical_limbs();
         let r = self.pow(&limbs);
         limbs.zeroize();

@@ -43,6 +43,20 @@
 //!    `cargo xtask ledger --quick` to see the row, and `cargo xtask ledger --markdown
 //!    docs/LEDGER.md` to regenerate the document (never edit it by hand).
 //!
+//!
+//! The same row also reaches the **protocol level** without more code: the ledger builds SM9
+//! sign, verify and decrypt from the `sm9` crate's steps (`xtask/src/ledger/protocol.rs`) with
+//! the configuration's pairing in place of the production one — verification's product of two
+//! pairings and decryption's pairing over lines prepared once per key
+//! ([`research::variants::Prepared`], [`research::variants::multi_pairing_prepared`]), signing's
+//! `g^r` by the fixed-base table with the configuration's tower
+//! ([`research::variants::gt_table_pow`]) — checks each against the production signature,
+//! verdict and `w'`, and plaintext, and adds a row per operation whose GF(p) operation counts
+//! the variant changes (the others are listed as not reached). A variant of a stage those
+//! compositions do not call yet (a new GT exponentiation, say) needs its call in the composition
+//! of `protocol.rs`; `cargo test -p xtask ledger` checks every configuration there against `sm9`
+//! on random keys.
+//!
 //! Rows outside the pairing (GT exponentiation, G1/G2 scalar multiplication, limb backends)
 //! compare production functions and live in `xtask/src/ledger.rs`; a new limb backend is one
 //! alias in its `backends` module and one `line(…)` there.
@@ -85,11 +99,12 @@ mod miller;
 pub mod research;
 
 pub use final_exp::final_exponentiation;
-pub use gt::{Gt, GtDecodeError, GtTable};
+pub use gt::{Gt, GtDecodeError, GtTable, GtTableOn};
 pub use lines::LineCoeffs;
 pub use miller::{
-    miller_loop, multi_miller_loop, multi_miller_loop_prepared, multi_pairing, pairing,
-    pairing_prepared, G2Prepared, Step, LOOP_SCHEDULE, NUM_LINES,
+    miller_loop, multi_miller_loop, multi_miller_loop_prepared, multi_miller_loop_prepared_on,
+    multi_pairing, pairing, pairing_prepared, G2Prepared, G2PreparedOn, Step, LOOP_SCHEDULE,
+    NUM_LINES,
 };
 /// The SM9 points the pairing takes: sm-curve's affine points of G1 and G2 (re-exported, not a
 /// second type; decoding with the subgroup check is sm-curve's `Affine::from_sec1` /

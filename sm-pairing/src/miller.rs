@@ -267,17 +267,25 @@ fn miller_prepared_on<B: Backend, BS: Backend>(
     pairs: &[(G1Affine<BS>, &G2Prepared<BS>)],
 ) -> Fp12<B> {
     if let [(p, q)] = pairs {
-        let side = G1Side::new(&p.to_backend::<B>(), q.infinity);
-        return drive(&mut [(side, Replay::new(q))]);
+        return miller_views_on(&[(p.to_backend::<B>(), q.on_backend::<B>())]);
+    }
+    let v: Vec<_> = pairs
+        .iter()
+        .map(|(p, q)| (p.to_backend::<B>(), q.on_backend::<B>()))
+        .collect();
+    miller_views_on(&v)
+}
+
+/// [`miller_prepared_on`] for prepared points already viewed on `B` ([`G2Prepared::on_backend`]).
+fn miller_views_on<B: Backend, BS: Backend>(
+    pairs: &[(G1Affine<B>, G2PreparedOn<'_, BS, B>)],
+) -> Fp12<B> {
+    if let [(p, q)] = pairs {
+        return drive(&mut [(G1Side::new(p, q.q.infinity), Replay::new(q.q))]);
     }
     let mut v: Vec<_> = pairs
         .iter()
-        .map(|(p, q)| {
-            (
-                G1Side::new(&p.to_backend::<B>(), q.infinity),
-                Replay::new(q),
-            )
-        })
+        .map(|(p, q)| (G1Side::new(p, q.q.infinity), Replay::new(q.q)))
         .collect();
     drive(&mut v)
 }
@@ -374,18 +382,24 @@ impl<B: Backend> G2Prepared<B> {
     pub fn new(q: &G2Affine<B>) -> Self {
         struct Prepare<'a, B: Backend>(&'a G2Affine<B>);
         impl<B: Backend> Job for Prepare<'_, B> {
-            type Output = Box<[LineCoeffs<B>; NUM_LINES]>;
-            fn run<B2: Backend>(self) -> Self::Output {
-                let mut src = OnTheFly::new(&self.0.to_backend::<B2>());
-                let mut lines = Box::new([LineCoeffs::default(); NUM_LINES]);
-                for (l, step) in lines.iter_mut().zip(LOOP_SCHEDULE.iter()) {
-                    *l = src.line(*step).to_backend();
-                }
-                lines
+            type Output = G2Prepared<B>;
+            fn run<B2: Backend>(self) -> G2Prepared<B> {
+                G2Prepared::new_on::<B2>(self.0)
             }
         }
+        B::dispatch(Prepare(q))
+    }
+
+    /// [`new`](Self::new) computed on backend `B2` itself, without dispatch (for code already
+    /// running inside a job); the lines are stored as `B` limbs.
+    pub fn new_on<B2: Backend>(q: &G2Affine<B>) -> Self {
+        let mut src = OnTheFly::new(&q.to_backend::<B2>());
+        let mut lines = Box::new([LineCoeffs::default(); NUM_LINES]);
+        for (l, step) in lines.iter_mut().zip(LOOP_SCHEDULE.iter()) {
+            *l = src.line(*step).to_backend();
+        }
         Self {
-            lines: B::dispatch(Prepare(q)),
+            lines,
             infinity: q.is_identity(),
         }
     }
@@ -394,6 +408,47 @@ impl<B: Backend> G2Prepared<B> {
     pub fn lines(&self) -> &[LineCoeffs<B>; NUM_LINES] {
         &self.lines
     }
+}
+
+impl<B: Backend> G2Prepared<B> {
+    /// These lines read over backend `B2`, for code already running inside a job on `B2` (no
+    /// copy of the table; each line is copied as it is read). Nothing it does dispatches.
+    pub fn on_backend<B2: Backend>(&self) -> G2PreparedOn<'_, B, B2> {
+        G2PreparedOn {
+            q: self,
+            backend: core::marker::PhantomData,
+        }
+    }
+}
+
+/// A [`G2Prepared`] read over backend `B2` ([`G2Prepared::on_backend`]): its pairings run on
+/// `B2` itself, without dispatch.
+pub struct G2PreparedOn<'a, BS: Backend, B2> {
+    q: &'a G2Prepared<BS>,
+    backend: core::marker::PhantomData<B2>,
+}
+
+impl<BS: Backend, B2> Clone for G2PreparedOn<'_, BS, B2> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<BS: Backend, B2> Copy for G2PreparedOn<'_, BS, B2> {}
+
+impl<BS: Backend, B2: Backend> G2PreparedOn<'_, BS, B2> {
+    /// e(P, Q) on `B2` ([`pairing_prepared`] without dispatch).
+    pub fn pairing(&self, p: &G1Affine<B2>) -> Gt<B2> {
+        final_exponentiation_on(&miller_views_on(&[(*p, *self)]))
+    }
+}
+
+/// [`multi_miller_loop_prepared`] on `B2` itself, without dispatch, over prepared points viewed
+/// on `B2` ([`G2Prepared::on_backend`]): for code already running inside a job.
+pub fn multi_miller_loop_prepared_on<B2: Backend, BS: Backend>(
+    pairs: &[(G1Affine<B2>, G2PreparedOn<'_, BS, B2>)],
+) -> Fp12<B2> {
+    miller_views_on(pairs)
 }
 
 impl<B: Backend> From<&G2Affine<B>> for G2Prepared<B> {

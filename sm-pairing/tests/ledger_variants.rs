@@ -1,6 +1,8 @@
 //! Every configuration of the optimization ledger (`sm_pairing::research::variants`) gives the
 //! production pairing's GT values, byte for byte, over random points: the pairing, the Miller
-//! loop and final exponentiation, and the product of two pairings.
+//! loop and final exponentiation, the product of two pairings, the pairings with prepared lines
+//! and the fixed-base GT exponentiation (what the ledger's SM9 rows use; their compositions into
+//! sign, verify and decrypt are checked against `sm9` by `cargo test -p xtask ledger`).
 #![cfg(feature = "research")]
 
 use rand_chacha::rand_core::SeedableRng;
@@ -9,7 +11,7 @@ use sm_curve::Jacobian;
 use sm_field::{Backend, Fp, Fp12, Sm9N, U64};
 use sm_pairing::research::variants::{self, Config, Production, Row, Stage, Visitor};
 use sm_pairing::{
-    final_exponentiation, multi_pairing, pairing, G1Affine, G2Affine, Gt, LOOP_SCHEDULE,
+    final_exponentiation, multi_pairing, pairing, G1Affine, G2Affine, Gt, GtTable, LOOP_SCHEDULE,
 };
 
 type B = U64;
@@ -33,6 +35,35 @@ fn check<C: Config>(name: &str, stage: Option<Stage>) {
         let pairs = random_pairs::<B>(seed, 2);
         let (p, q) = pairs[0];
         let e = pairing(&p, &q);
+        // Prepared lines (SM9 verification's product of two pairings, decryption's pairing).
+        let prepared: Vec<_> = pairs
+            .iter()
+            .map(|(_, q)| variants::Prepared::<C, B>::new(q))
+            .collect();
+        let both: Vec<_> = pairs
+            .iter()
+            .zip(&prepared)
+            .map(|((p, _), l)| (*p, l))
+            .collect();
+        assert_eq!(
+            variants::multi_pairing_prepared(&both),
+            multi_pairing(&pairs),
+            "{name}: prepared"
+        );
+        assert_eq!(variants::pairing_prepared(&p, &prepared[0]), e, "{name}");
+        // The fixed-base table exponentiation with C's tower (SM9 signing's g^r).
+        let table = GtTable::new(&e);
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed + 10);
+        for k in [
+            Fp::<Sm9N, B>::random(&mut rng).to_canonical_limbs(),
+            [u64::MAX; 4],
+        ] {
+            assert_eq!(
+                variants::gt_table_pow::<C::Tower, B>(&table, &k),
+                table.pow(&k),
+                "{name}: table"
+            );
+        }
         match stage {
             Some(Stage::MultiPairing2) => assert_eq!(
                 variants::multi_pairing::<C, B>(&pairs).to_bytes(),

@@ -22,13 +22,13 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use sm_field::Backend;
+use sm_field::{Backend, Job};
 
 use crate::generic::{PreparedSignMasterPublicKey, Scalar};
-use crate::groups::G2Prepared;
-use crate::hash::{h1_in, HashToRange, H2_PREFIX};
+use crate::groups::{g2_to_bytes, G2Prepared, G2_LEN};
+use crate::hash::{h1_dispatched, HashToRange, H2_PREFIX};
 use crate::keys::HID_SIGN;
-use crate::sign::{verify_with_h1, Signature};
+use crate::sign::{verify_dispatched, Signature, H1};
 
 /// Signatures per group in the lane path (one per IFMA lane).
 const GROUP: usize = 8;
@@ -63,7 +63,7 @@ mod lanes {
     }
 
     /// Eight verifications (steps B3–B9) with the pairing products in lanes. Lane `i` computes
-    /// `w' = e([h1]S, P2) · e(S + [h]P1, Ppub-s)` as `verify_with_h1`, or, where `q[i]` holds the
+    /// `w' = e([h1]S, P2) · e(S + [h]P1, Ppub-s)` as `VerifyJob`, or, where `q[i]` holds the
     /// signer's prepared `P = [h1]P2 + Ppub-s` ([`prepare_signer`]),
     /// `w' = e(S, P) · e([h]P1, Ppub-s)` (= u · g^h by bilinearity): no variable-base G1
     /// multiplication.
@@ -222,15 +222,15 @@ impl<B: Backend> BatchVerifier<B> {
         let mut signers: Vec<(SignerKey, Scalar<B>, bool)> = Vec::new(); // (key, h1, fresh)
         let mut item_signer = Vec::with_capacity(items.len());
         let mut first_item = Vec::new(); // per signer, its first item
-        for it in items {
-            let key = (it.master.public.to_bytes().to_vec(), it.id.to_vec());
+        for (it, ppub) in items.iter().zip(master_encodings(items)) {
+            let key = (ppub.to_vec(), it.id.to_vec());
             let next = signers.len();
             let s = *index.entry(key.clone()).or_insert(next);
             if s == next {
                 first_item.push(item_signer.len());
                 let cached = self.cache.iter().find(|(k, _)| *k == key).map(|(_, h)| *h);
                 let fresh = cached.is_none();
-                let h1 = cached.unwrap_or_else(|| h1_in(it.id, HID_SIGN));
+                let h1 = cached.unwrap_or_else(|| h1_dispatched(it.id, HID_SIGN));
                 signers.push((key, h1, fresh));
             }
             item_signer.push(s);
@@ -266,7 +266,8 @@ impl<B: Backend> BatchVerifier<B> {
                 .map(|(it, &s)| {
                     let mut hash = HashToRange::new(H2_PREFIX);
                     hash.update(it.message);
-                    verify_with_h1(it.master, hash, it.signature, &signers[s].1).is_ok()
+                    verify_dispatched(it.master, hash, it.signature, H1::Known(&signers[s].1))
+                        .is_ok()
                 })
                 .collect()
         };
@@ -299,6 +300,21 @@ impl<B: Backend> BatchVerifier<B> {
         }
         BatchResult { valid }
     }
+}
+
+/// The encoded master public key of every item, as one dispatched job (the encoding leaves
+/// Montgomery form: products).
+fn master_encodings<B: Backend>(items: &[BatchItem<'_, B>]) -> Vec<[u8; G2_LEN]> {
+    struct Encode<'i, 'a, B: Backend>(&'i [BatchItem<'a, B>]);
+    impl<B: Backend> Job for Encode<'_, '_, B> {
+        type Output = Vec<[u8; G2_LEN]>;
+        fn run<B2: Backend>(self) -> Self::Output {
+            let enc =
+                |it: &BatchItem<'_, B>| g2_to_bytes(&it.master.public.ppub.to_backend::<B2>());
+            self.0.iter().map(enc).collect()
+        }
+    }
+    B::dispatch(Encode(items))
 }
 
 /// Verifies a batch without keeping a cache across calls.

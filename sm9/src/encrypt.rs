@@ -30,7 +30,7 @@ use alloc::vec::Vec;
 
 use der::{Decode, Encode};
 use rand_core::CryptoRng;
-use sm_field::Backend;
+use sm_field::{Backend, Job};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -38,7 +38,7 @@ use crate::asn1::{bit_string, bit_string_bytes, octet_string, CipherAsn1};
 use crate::generic::{EncUserKey, PreparedEncMasterPublicKey, Scalar};
 use crate::groups::{g1_from_bytes, g1_to_bytes, G1Affine, G2Prepared, Gt};
 use crate::hash::h1_in;
-use crate::keys::{random_nonzero_scalar, HID_ENCRYPT};
+use crate::keys::{Nonces, RandomNonces, HID_ENCRYPT};
 use crate::symmetric::{
     is_all_zero, open_in_place, seal_in_place, EncryptionMode, MacMode, MAC_KEY_LEN, MAC_LEN,
     SM4_BLOCK_LEN,
@@ -130,9 +130,29 @@ impl<B: Backend> DecryptionKey<B> {
         &self.key
     }
 
-    /// `e(C, de)`.
-    pub(crate) fn pair(&self, c: &G1Affine<B>) -> Gt<B> {
-        sm_pairing::pairing_prepared(c, &self.prepared)
+    /// `Z = C ‖ e(C, de) ‖ ID` of the KDF, as one dispatched job ([`Backend::dispatch`]; the
+    /// lines of `de` are read in place, the secret `e(C, de)` is wiped inside it).
+    fn kdf_input<'a>(&self, c: &G1Affine<B>, id: &'a [u8]) -> KdfInput<'a> {
+        struct Pair<'k, 'a, B: Backend> {
+            lines: &'k G2Prepared<B>,
+            c: &'k G1Affine<B>,
+            id: &'a [u8],
+        }
+        impl<'a, B: Backend> Job for Pair<'_, 'a, B> {
+            type Output = KdfInput<'a>;
+            fn run<B2: Backend>(self) -> KdfInput<'a> {
+                let c = self.c.to_backend::<B2>();
+                let mut w = self.lines.on_backend::<B2>().pairing(&c);
+                let z = KdfInput::new(&c, &w, self.id);
+                w.zeroize();
+                z
+            }
+        }
+        B::dispatch(Pair {
+            lines: &self.prepared,
+            c,
+            id,
+        })
     }
 }
 
@@ -427,33 +447,83 @@ fn encrypt_c2<B: Backend>(
     mac: MacMode,
     rng: &mut impl CryptoRng,
 ) -> Result<(G1Affine<B>, [u8; MAC_LEN])> {
-    let h1 = h1_in(id, HID_ENCRYPT);
-    loop {
-        let mut r = random_nonzero_scalar(rng);
-        let mut iv = [0u8; SM4_BLOCK_LEN];
-        if mode == EncryptionMode::Sm4Cbc {
-            rng.try_fill_bytes(&mut iv).map_err(|_| Error::Rng)?;
-        }
-        let res = encrypt_with(master, &h1, id, buf, mode, mac, &r, &iv);
-        r.zeroize();
-        match res {
-            Err(Error::Decryption) => continue, // K1 all zero (buf unchanged): A2 again.
-            other => return other,
-        }
-    }
+    encrypt_dispatched(master, id, buf, mode, mac, RandomNonces(rng))
 }
 
-/// A1–A7 with a given nonce `r` and CBC IV on `buf` (M in, C2 out); returns C1 and C3, or
-/// [`Error::Decryption`] when K1 is all zero (then `buf` is unchanged).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn encrypt_with<B: Backend>(
+/// A1–A8 on `buf` (M in, C2 out) as one dispatched job ([`Backend::dispatch`]): nonces (and
+/// the CBC IV) drawn inside it until K1 is not all zero, or [`Error::Decryption`] when a fixed
+/// nonce gives an all-zero K1 (then `buf` is unchanged); returns C1 and C3.
+pub(crate) fn encrypt_dispatched<B: Backend>(
     master: &PreparedEncMasterPublicKey<B>,
-    h1: &Scalar<B>,
     id: &[u8],
     buf: &mut Vec<u8>,
     mode: EncryptionMode,
     mac: MacMode,
-    r: &Scalar<B>,
+    nonces: impl Nonces,
+) -> Result<(G1Affine<B>, [u8; MAC_LEN])> {
+    B::dispatch(EncryptJob {
+        master,
+        id,
+        buf,
+        mode,
+        mac,
+        nonces,
+    })
+}
+
+/// [`encrypt_dispatched`]'s job.
+struct EncryptJob<'a, B: Backend, N> {
+    master: &'a PreparedEncMasterPublicKey<B>,
+    id: &'a [u8],
+    buf: &'a mut Vec<u8>,
+    mode: EncryptionMode,
+    mac: MacMode,
+    nonces: N,
+}
+
+impl<B: Backend, N: Nonces> Job for EncryptJob<'_, B, N> {
+    type Output = Result<(G1Affine<B>, [u8; MAC_LEN])>;
+    fn run<B2: Backend>(mut self) -> Self::Output {
+        // A1: h1 of QB = [h1]P1 + Ppub-e.
+        let h1 = h1_in::<B2>(self.id, HID_ENCRYPT);
+        loop {
+            // A2.
+            let mut r = self.nonces.draw::<B2>()?;
+            let mut iv = [0u8; SM4_BLOCK_LEN];
+            if self.mode == EncryptionMode::Sm4Cbc {
+                iv = self.nonces.iv()?;
+            }
+            let res = encrypt_on(
+                self.master,
+                &h1,
+                self.id,
+                self.buf,
+                self.mode,
+                self.mac,
+                &r,
+                &iv,
+            );
+            r.zeroize();
+            match res {
+                // K1 all zero (buf unchanged): A2 again.
+                Err(Error::Decryption) if N::RETRY => continue,
+                other => return other,
+            }
+        }
+    }
+}
+
+/// A3–A7 on backend `B2` with a given nonce `r` and CBC IV on `buf` (M in, C2 out); returns C1
+/// and C3, or [`Error::Decryption`] when K1 is all zero (then `buf` is unchanged).
+#[allow(clippy::too_many_arguments)]
+fn encrypt_on<B: Backend, B2: Backend>(
+    master: &PreparedEncMasterPublicKey<B>,
+    h1: &Scalar<B2>,
+    id: &[u8],
+    buf: &mut Vec<u8>,
+    mode: EncryptionMode,
+    mac: MacMode,
+    r: &Scalar<B2>,
     iv: &[u8; SM4_BLOCK_LEN],
 ) -> Result<(G1Affine<B>, [u8; MAC_LEN])> {
     let k1_len = mode.k1_len_for_plaintext(buf.len());
@@ -461,9 +531,10 @@ pub(crate) fn encrypt_with<B: Backend>(
     // A3: C1 = [r]QB.
     let c1 = master.mul_q(h1, r).to_affine();
     // A4–A5: w = g^r.
-    let w = master.g_pow(r);
+    let mut w = master.g_pow(r);
     // A6: K = KDF(C1 ‖ w ‖ IDB, klen) = K1 ‖ K2; C2 = Enc(K1, M), K1 read as a stream.
     let z = KdfInput::new(&c1, &w, id);
+    w.zeroize();
     let mut k = z.reader();
     let k1_zero = seal_in_place(mode, &mut |t| k.fill(t), buf, iv);
     if bool::from(k1_zero) {
@@ -471,7 +542,7 @@ pub(crate) fn encrypt_with<B: Backend>(
     }
     // A7: C3 = MAC(K2, C2).
     let c3 = mac.mac(&z.k2(k1_len)[..], buf);
-    Ok((c1, c3))
+    Ok((c1.to_backend(), c3))
 }
 
 /// Decrypts `ciphertext` addressed to `id` with the MAC mode the sender used. Every failure
@@ -564,10 +635,9 @@ fn open_c2_checked<B: Backend>(
     }
     let k1_len = mode.k1_len_for_c2(buf.len());
     check_kdf_len(k1_len + MAC_KEY_LEN).map_err(|_| Error::Decryption)?;
-    // B2: w' = e(C1, deB).
-    let w = key.pair(c1);
-    // B3: K' = KDF(C1 ‖ w' ‖ IDB, klen) = K1' ‖ K2': K2' straight from its counter blocks.
-    let z = KdfInput::new(c1, &w, id);
+    // B2–B3: w' = e(C1, deB), K' = KDF(C1 ‖ w' ‖ IDB, klen) = K1' ‖ K2': K2' straight from
+    // its counter blocks.
+    let z = key.kdf_input(c1, id);
     // B4: u = MAC(K2', C2) = C3? Checked before anything is decrypted.
     let u = mac.mac(&z.k2(k1_len)[..], buf);
     let ok = u.ct_eq(c3);
@@ -633,36 +703,56 @@ pub fn encapsulate<B: Backend>(
     key_len: usize,
     rng: &mut impl CryptoRng,
 ) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey<B>)> {
-    check_kdf_len(key_len)?;
-    let h1 = h1_in(id, HID_ENCRYPT);
-    loop {
-        let mut r = random_nonzero_scalar(rng);
-        let res = encapsulate_with(master, &h1, id, key_len, &r);
-        r.zeroize();
-        match res {
-            Err(Error::Decryption) => continue, // K all zero: A2 again.
-            other => return other,
-        }
-    }
+    encapsulate_dispatched(master, id, key_len, RandomNonces(rng))
 }
 
-/// A1–A6 of the KEM with a given nonce; [`Error::Decryption`] when K is all zero.
-pub(crate) fn encapsulate_with<B: Backend>(
+/// A1–A6 of the KEM as one dispatched job ([`Backend::dispatch`]), nonces drawn inside it until
+/// K is not all zero, or [`Error::Decryption`] when a fixed nonce gives an all-zero K.
+pub(crate) fn encapsulate_dispatched<B: Backend>(
     master: &PreparedEncMasterPublicKey<B>,
-    h1: &Scalar<B>,
     id: &[u8],
     key_len: usize,
-    r: &Scalar<B>,
+    nonces: impl Nonces,
 ) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey<B>)> {
     check_kdf_len(key_len)?;
-    let c = master.mul_q(h1, r).to_affine();
-    let w = master.g_pow(r);
-    let mut k = Zeroizing::new(alloc::vec![0u8; key_len]);
-    KdfInput::new(&c, &w, id).reader().fill(&mut k);
-    if bool::from(is_all_zero(&k)) {
-        return Err(Error::Decryption);
+    B::dispatch(EncapsulateJob {
+        master,
+        id,
+        key_len,
+        nonces,
+    })
+}
+
+/// [`encapsulate_dispatched`]'s job.
+struct EncapsulateJob<'a, B: Backend, N> {
+    master: &'a PreparedEncMasterPublicKey<B>,
+    id: &'a [u8],
+    key_len: usize,
+    nonces: N,
+}
+
+impl<B: Backend, N: Nonces> Job for EncapsulateJob<'_, B, N> {
+    type Output = Result<(Zeroizing<Vec<u8>>, EncapsulatedKey<B>)>;
+    fn run<B2: Backend>(mut self) -> Self::Output {
+        let h1 = h1_in::<B2>(self.id, HID_ENCRYPT);
+        loop {
+            let mut r = self.nonces.draw::<B2>()?;
+            let c = self.master.mul_q(&h1, &r).to_affine();
+            let mut w = self.master.g_pow(&r);
+            r.zeroize();
+            let mut k = Zeroizing::new(alloc::vec![0u8; self.key_len]);
+            KdfInput::new(&c, &w, self.id).reader().fill(&mut k);
+            w.zeroize();
+            if !bool::from(is_all_zero(&k)) {
+                let c = c.to_backend();
+                return Ok((k, EncapsulatedKey { c }));
+            }
+            if !N::RETRY {
+                return Err(Error::Decryption);
+            }
+            // K all zero: A2 again.
+        }
     }
-    Ok((k, EncapsulatedKey { c }))
 }
 
 /// Recovers the `key_len`-byte key from its encapsulation (GM/T 0044.4 §6.2); an all-zero
@@ -674,9 +764,8 @@ pub fn decapsulate<B: Backend>(
     key_len: usize,
 ) -> Result<Zeroizing<Vec<u8>>> {
     check_kdf_len(key_len)?;
-    let w = key.pair(&encapsulated.c);
     let mut k = Zeroizing::new(alloc::vec![0u8; key_len]);
-    KdfInput::new(&encapsulated.c, &w, id).reader().fill(&mut k);
+    key.kdf_input(&encapsulated.c, id).reader().fill(&mut k);
     if bool::from(is_all_zero(&k)) {
         return Err(Error::Decryption);
     }

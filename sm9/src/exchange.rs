@@ -18,14 +18,14 @@ use alloc::vec::Vec;
 
 use rand_core::CryptoRng;
 use sm3::{Digest, Sm3};
-use sm_field::Backend;
+use sm_field::{Backend, Job};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::generic::{PreparedEncMasterPublicKey, Scalar};
 use crate::groups::{g1_from_bytes, g1_to_bytes, G1Affine, G2Prepared, Gt};
 use crate::hash::h1_in;
-use crate::keys::{random_nonzero_scalar, ExchangeUserKey, HID_EXCHANGE};
+use crate::keys::{ExchangeUserKey, Nonces, RandomNonces, HID_EXCHANGE};
 use crate::{Error, Result};
 
 /// A user key-exchange key (hid = 0x02) with the Miller-loop lines of `de` precomputed
@@ -56,8 +56,8 @@ impl<B: Backend> ExchangeKey<B> {
         &self.key
     }
 
-    fn pair(&self, r: &G1Affine<B>) -> Gt<B> {
-        sm_pairing::pairing_prepared(r, &self.prepared)
+    fn pair<B2: Backend>(&self, r: &G1Affine<B2>) -> Gt<B2> {
+        self.prepared.on_backend::<B2>().pairing(r)
     }
 }
 
@@ -155,14 +155,44 @@ impl Shared {
     }
 }
 
-/// `[r]Q_peer` for `Q_peer = [H1(ID_peer ‖ 0x02)]P1 + Ppub-e`.
-fn ephemeral<B: Backend>(
+/// `[r]Q_peer` for `Q_peer = [H1(ID_peer ‖ 0x02)]P1 + Ppub-e`, on backend `B2` (inside a job).
+fn ephemeral<B: Backend, B2: Backend>(
     master: &PreparedEncMasterPublicKey<B>,
     peer_id: &[u8],
-    r: &Scalar<B>,
-) -> G1Affine<B> {
+    r: &Scalar<B2>,
+) -> G1Affine<B2> {
     let h1 = h1_in(peer_id, HID_EXCHANGE);
     master.mul_q(&h1, r).to_affine()
+}
+
+/// `g1`, `g2`, `g3` of the shared values on backend `B2` (inside a job): `g_own = e(R_peer,
+/// d_own)`, `g_master = e(Ppub-e, P2)^r`, `g_own^r`, in the initiator's (`own_first` false) or
+/// responder's order; the secrets computed here are wiped.
+#[allow(clippy::too_many_arguments)]
+fn shared_on<B: Backend, B2: Backend>(
+    key: &ExchangeKey<B>,
+    master: &PreparedEncMasterPublicKey<B>,
+    r: &Scalar<B2>,
+    r_peer: &G1Affine<B>,
+    own_first: bool,
+    id_a: &[u8],
+    id_b: &[u8],
+    ra: &G1Affine<B2>,
+    rb: &G1Affine<B2>,
+) -> Shared {
+    let mut g_own = key.pair(&r_peer.to_backend::<B2>());
+    let mut g_master = master.g_pow(r);
+    // `pow_scalar` on the pure `B2` runs in place.
+    let mut g_own_r = g_own.pow_scalar(r);
+    let shared = if own_first {
+        Shared::new(&g_own, &g_master, &g_own_r, id_a, id_b, ra, rb)
+    } else {
+        Shared::new(&g_master, &g_own, &g_own_r, id_a, id_b, ra, rb)
+    };
+    g_own.zeroize();
+    g_master.zeroize();
+    g_own_r.zeroize();
+    shared
 }
 
 fn check_key<B: Backend>(
@@ -218,19 +248,38 @@ impl<'a, B: Backend> Initiator<'a, B> {
         peer_id: &[u8],
         rng: &mut impl CryptoRng,
     ) -> Result<(Self, EphemeralPoint<B>)> {
-        let r = random_nonzero_scalar(rng);
-        Self::start_with_nonce_scalar(key, master, own_id, peer_id, r)
+        Self::start_with_nonces(key, master, own_id, peer_id, RandomNonces(rng))
     }
 
-    pub(crate) fn start_with_nonce_scalar(
+    /// A1–A4 as one dispatched job ([`Backend::dispatch`]), the nonce drawn inside it.
+    pub(crate) fn start_with_nonces(
         key: &'a ExchangeKey<B>,
         master: &'a PreparedEncMasterPublicKey<B>,
         own_id: &[u8],
         peer_id: &[u8],
-        r: Scalar<B>,
+        nonces: impl Nonces,
     ) -> Result<(Self, EphemeralPoint<B>)> {
+        struct Start<'a, B: Backend, N> {
+            master: &'a PreparedEncMasterPublicKey<B>,
+            peer_id: &'a [u8],
+            nonces: N,
+        }
+        impl<B: Backend, N: Nonces> Job for Start<'_, B, N> {
+            type Output = Result<(Scalar<B>, G1Affine<B>)>;
+            fn run<B2: Backend>(mut self) -> Self::Output {
+                let mut r = self.nonces.draw::<B2>()?;
+                let ra = ephemeral(self.master, self.peer_id, &r).to_backend();
+                let out = (r.to_backend(), ra);
+                r.zeroize();
+                Ok(out)
+            }
+        }
         check_key(key, master)?;
-        let ra = ephemeral(master, peer_id, &r);
+        let (r, ra) = B::dispatch(Start {
+            master,
+            peer_id,
+            nonces,
+        })?;
         let s = Self {
             key,
             master,
@@ -250,11 +299,22 @@ impl<'a, B: Backend> Initiator<'a, B> {
         sb: Option<&[u8; 32]>,
         key_len: usize,
     ) -> Result<(Zeroizing<Vec<u8>>, [u8; 32])> {
-        // A5: g1' = e(Ppub-e, P2)^rA, g2' = e(RB, deA), g3' = g2'^rA.
-        let g1 = self.master.g_pow(&self.r);
-        let g2 = self.key.pair(&rb.0);
-        let g3 = g2.pow_scalar(&self.r);
-        let shared = Shared::new(&g1, &g2, &g3, &self.id_a, &self.id_b, &self.ra, &rb.0);
+        /// A5 as one dispatched job.
+        struct Finish<'s, 'a, B: Backend>(&'s Initiator<'a, B>, &'s G1Affine<B>);
+        impl<B: Backend> Job for Finish<'_, '_, B> {
+            type Output = Shared;
+            fn run<B2: Backend>(self) -> Shared {
+                let (a, rb) = (self.0, self.1);
+                let mut r = a.r.to_backend::<B2>();
+                // g1' = e(Ppub-e, P2)^rA, g2' = e(RB, deA), g3' = g2'^rA.
+                let (ra2, rb2) = (a.ra.to_backend::<B2>(), rb.to_backend::<B2>());
+                let shared =
+                    shared_on(a.key, a.master, &r, rb, false, &a.id_a, &a.id_b, &ra2, &rb2);
+                r.zeroize();
+                shared
+            }
+        }
+        let shared = B::dispatch(Finish(&self, &rb.0));
         // A6: S1 = Hash(0x82 ‖ …) = SB?
         if let Some(sb) = sb {
             if !bool::from(shared.confirmation(0x82).ct_eq(sb)) {
@@ -283,28 +343,59 @@ impl Responder {
         ra: &EphemeralPoint<B>,
         rng: &mut impl CryptoRng,
     ) -> Result<(Self, EphemeralPoint<B>, [u8; 32])> {
-        let mut r = random_nonzero_scalar(rng);
-        let res = Self::respond_with_nonce_scalar(key, master, own_id, peer_id, ra, &r);
-        r.zeroize();
-        res
+        Self::respond_with_nonces(key, master, own_id, peer_id, ra, RandomNonces(rng))
     }
 
-    pub(crate) fn respond_with_nonce_scalar<B: Backend>(
+    /// B1–B6 as one dispatched job ([`Backend::dispatch`]), the nonce drawn inside it.
+    pub(crate) fn respond_with_nonces<B: Backend>(
         key: &ExchangeKey<B>,
         master: &PreparedEncMasterPublicKey<B>,
         own_id: &[u8],
         peer_id: &[u8],
         ra: &EphemeralPoint<B>,
-        r: &Scalar<B>,
+        nonces: impl Nonces,
     ) -> Result<(Self, EphemeralPoint<B>, [u8; 32])> {
+        struct Respond<'a, B: Backend, N> {
+            key: &'a ExchangeKey<B>,
+            master: &'a PreparedEncMasterPublicKey<B>,
+            own_id: &'a [u8],
+            peer_id: &'a [u8],
+            ra: &'a G1Affine<B>,
+            nonces: N,
+        }
+        impl<B: Backend, N: Nonces> Job for Respond<'_, B, N> {
+            type Output = Result<(Shared, G1Affine<B>)>;
+            fn run<B2: Backend>(mut self) -> Self::Output {
+                let mut r = self.nonces.draw::<B2>()?;
+                // B1–B3: RB = [rB]QA.
+                let rb = ephemeral(self.master, self.peer_id, &r);
+                // B4: g1 = e(RA, deB), g2 = e(Ppub-e, P2)^rB, g3 = g1^rB.
+                let ra = self.ra.to_backend::<B2>();
+                let (id_a, id_b) = (self.peer_id, self.own_id);
+                let shared = shared_on(
+                    self.key,
+                    self.master,
+                    &r,
+                    self.ra,
+                    true,
+                    id_a,
+                    id_b,
+                    &ra,
+                    &rb,
+                );
+                r.zeroize();
+                Ok((shared, rb.to_backend()))
+            }
+        }
         check_key(key, master)?;
-        // B1–B3: RB = [rB]QA.
-        let rb = ephemeral(master, peer_id, r);
-        // B4: g1 = e(RA, deB), g2 = e(Ppub-e, P2)^rB, g3 = g1^rB.
-        let g1 = key.pair(&ra.0);
-        let g2 = master.g_pow(r);
-        let g3 = g1.pow_scalar(r);
-        let shared = Shared::new(&g1, &g2, &g3, peer_id, own_id, &ra.0, &rb);
+        let (shared, rb) = B::dispatch(Respond {
+            key,
+            master,
+            own_id,
+            peer_id,
+            ra: &ra.0,
+            nonces,
+        })?;
         // B6: SB.
         let sb = shared.confirmation(0x82);
         Ok((Self { shared }, EphemeralPoint(rb), sb))

@@ -6,7 +6,8 @@
 
 use sm_curve::sm9::{Sm9G1Curve, Sm9G2Curve};
 use sm_curve::{Affine, CurveParams, Jacobian};
-use sm_field::Backend;
+use sm_field::{Backend, Job};
+use zeroize::Zeroize;
 
 use crate::generic::Scalar;
 use crate::{Error, Result};
@@ -84,8 +85,27 @@ pub trait GroupPoint:
     fn to_gmt_bytes(&self) -> Self::Bytes;
     /// Decodes `04 ‖ x ‖ y`: canonical coordinates, on the curve, in the group.
     fn from_gmt_bytes(bytes: &[u8]) -> Result<Self>;
-    /// `[k]` times the group's generator (P1 or P2), constant time in `k`.
-    fn mul_generator(k: &Scalar<Self::Backend>) -> Self;
+    /// `[k]` times the group's generator (P1 or P2), constant time in `k`; one dispatched job
+    /// ([`Backend::dispatch`]).
+    fn mul_generator(k: &Scalar<Self::Backend>) -> Self {
+        Self::Backend::dispatch(MulGenerator::<Self>(k))
+    }
+    /// [`mul_generator`](Self::mul_generator) computed on backend `B2` itself (no dispatch:
+    /// for code already running inside a job), the result on this point's backend.
+    fn mul_generator_on<B2: Backend>(k: &Scalar<B2>) -> Self;
+}
+
+/// [`GroupPoint::mul_generator`] as a job; the copy of the secret `k` is wiped inside it.
+struct MulGenerator<'a, P: GroupPoint>(&'a Scalar<P::Backend>);
+
+impl<P: GroupPoint> Job for MulGenerator<'_, P> {
+    type Output = P;
+    fn run<B2: Backend>(self) -> P {
+        let mut k = self.0.to_backend::<B2>();
+        let p = P::mul_generator_on(&k);
+        k.zeroize();
+        p
+    }
 }
 
 impl<B: Backend> GroupPoint for G1Affine<B> {
@@ -97,8 +117,8 @@ impl<B: Backend> GroupPoint for G1Affine<B> {
     fn from_gmt_bytes(bytes: &[u8]) -> Result<Self> {
         g1_from_bytes(bytes)
     }
-    fn mul_generator(k: &Scalar<B>) -> Self {
-        mul_p1(k).to_affine()
+    fn mul_generator_on<B2: Backend>(k: &Scalar<B2>) -> Self {
+        mul_p1(k).to_affine().to_backend()
     }
 }
 
@@ -111,8 +131,8 @@ impl<B: Backend> GroupPoint for G2Affine<B> {
     fn from_gmt_bytes(bytes: &[u8]) -> Result<Self> {
         g2_from_bytes(bytes)
     }
-    fn mul_generator(k: &Scalar<B>) -> Self {
-        mul_p2(k).to_affine()
+    fn mul_generator_on<B2: Backend>(k: &Scalar<B2>) -> Self {
+        mul_p2(k).to_affine().to_backend()
     }
 }
 

@@ -12,7 +12,7 @@
 //! be constant time; it is branch-light anyway.
 
 use sm3::{Digest, Sm3};
-use sm_field::Backend;
+use sm_field::{Backend, Job};
 
 use crate::generic::Scalar;
 
@@ -48,7 +48,19 @@ impl HashToRange {
         self.state.update(data);
     }
 
-    /// Finishes: `(Ha mod (n − 1)) + 1`.
+    /// [`finalize`](Self::finalize) as one dispatched job ([`Backend::dispatch`]).
+    pub(crate) fn finalize_dispatched<B: Backend>(self) -> Scalar<B> {
+        struct Finalize<B>(HashToRange, core::marker::PhantomData<B>);
+        impl<B: Backend> Job for Finalize<B> {
+            type Output = Scalar<B>;
+            fn run<B2: Backend>(self) -> Scalar<B> {
+                self.0.finalize::<B2>().to_backend()
+            }
+        }
+        B::dispatch(Finalize(self, core::marker::PhantomData))
+    }
+
+    /// Finishes: `(Ha mod (n − 1)) + 1` (no dispatch: for code inside a job).
     pub(crate) fn finalize<B: Backend>(self) -> Scalar<B> {
         let mut second = self.state.clone();
         let mut first = self.state;
@@ -75,15 +87,25 @@ impl HashToRange {
 
 /// `H1(Z, n)` with `Z = ID ‖ hid` (GM/T 0044.2 §5.3.2.2), used for user keys.
 pub fn h1(id: &[u8], hid: u8) -> crate::Scalar {
-    h1_in(id, hid)
+    h1_hasher(id, hid).finalize_dispatched()
 }
 
-/// [`h1`] as a scalar over the backend `B`.
-pub(crate) fn h1_in<B: Backend>(id: &[u8], hid: u8) -> Scalar<B> {
+/// The hash of [`h1`] before its output is reduced.
+fn h1_hasher(id: &[u8], hid: u8) -> HashToRange {
     let mut h = HashToRange::new(H1_PREFIX);
     h.update(id);
     h.update(&[hid]);
-    h.finalize()
+    h
+}
+
+/// [`h1`] as a scalar over the backend `B` (no dispatch: for code inside a job).
+pub(crate) fn h1_in<B: Backend>(id: &[u8], hid: u8) -> Scalar<B> {
+    h1_hasher(id, hid).finalize()
+}
+
+/// [`h1`] as a scalar over the backend `B`, as one dispatched job (for callers outside a job).
+pub(crate) fn h1_dispatched<B: Backend>(id: &[u8], hid: u8) -> Scalar<B> {
+    h1_hasher(id, hid).finalize_dispatched()
 }
 
 /// `H2(Z, n)` with `Z = M ‖ w` (GM/T 0044.2 §5.3.2.3), used for signatures; `w` is the
@@ -92,7 +114,7 @@ pub fn h2(message: &[u8], w: &[u8]) -> crate::Scalar {
     let mut h = HashToRange::new(H2_PREFIX);
     h.update(message);
     h.update(w);
-    h.finalize()
+    h.finalize_dispatched()
 }
 
 /// `Ha mod (n − 1)` for a 320-bit big-endian `Ha`.

@@ -7,13 +7,12 @@ use alloc::vec::Vec;
 use sm_field::Backend;
 use zeroize::Zeroizing;
 
-use crate::encrypt::{encapsulate_with, encrypt_with, Ciphertext, EncapsulatedKey};
+use crate::encrypt::{encapsulate_dispatched, encrypt_dispatched, Ciphertext, EncapsulatedKey};
 use crate::exchange::{EphemeralPoint, ExchangeKey, Initiator, Responder};
 use crate::generic::{PreparedEncMasterPublicKey, PreparedSignMasterPublicKey, SignUserKey};
-use crate::hash::h1_in;
-use crate::keys::{scalar_from_bytes, HID_ENCRYPT};
+use crate::keys::FixedNonce;
 use crate::sign::{Signature, Signer};
-use crate::{EncryptionMode, Error, MacMode, Result};
+use crate::{EncryptionMode, MacMode, Result};
 
 /// Signs with the nonce `r` (32 bytes big-endian in `[1, n − 1]`); [`Error::InvalidScalar`]
 /// also when `l = r − h ≡ 0`.
@@ -23,10 +22,9 @@ pub fn sign_with_nonce<B: Backend>(
     message: &[u8],
     r: &[u8; 32],
 ) -> Result<Signature<B>> {
-    let r = Zeroizing::new(scalar_from_bytes(r)?);
     let mut s = Signer::new(key, master)?;
     s.update(message);
-    s.sign_with_nonce_scalar(&r).ok_or(Error::InvalidScalar)
+    s.sign_with_nonces(FixedNonce { r, iv: [0; 16] })
 }
 
 /// Encrypts with the nonce `r` and CBC IV `iv` (ignored by other modes); [`Error::Decryption`]
@@ -40,11 +38,10 @@ pub fn encrypt_with_nonce<B: Backend>(
     r: &[u8; 32],
     iv: &[u8; 16],
 ) -> Result<Ciphertext<B>> {
-    let r = Zeroizing::new(scalar_from_bytes(r)?);
-    let h1 = h1_in(id, HID_ENCRYPT);
     let mut c2 = Vec::with_capacity(mode.c2_len(plaintext.len()));
     c2.extend_from_slice(plaintext);
-    let (c1, c3) = encrypt_with(master, &h1, id, &mut c2, mode, mac, &r, iv)?;
+    let nonce = FixedNonce { r, iv: *iv };
+    let (c1, c3) = encrypt_dispatched(master, id, &mut c2, mode, mac, nonce)?;
     Ok(Ciphertext::from_encrypted(mode, c1, c3, c2))
 }
 
@@ -55,9 +52,7 @@ pub fn encapsulate_with_nonce<B: Backend>(
     key_len: usize,
     r: &[u8; 32],
 ) -> Result<(Zeroizing<Vec<u8>>, EncapsulatedKey<B>)> {
-    let r = Zeroizing::new(scalar_from_bytes(r)?);
-    let h1 = h1_in(id, HID_ENCRYPT);
-    encapsulate_with(master, &h1, id, key_len, &r)
+    encapsulate_dispatched(master, id, key_len, FixedNonce { r, iv: [0; 16] })
 }
 
 /// [`Initiator::start`] with the nonce `rA`.
@@ -68,8 +63,7 @@ pub fn initiator_start_with_nonce<'a, B: Backend>(
     peer_id: &[u8],
     r: &[u8; 32],
 ) -> Result<(Initiator<'a, B>, EphemeralPoint<B>)> {
-    let r = scalar_from_bytes(r)?;
-    Initiator::start_with_nonce_scalar(key, master, own_id, peer_id, r)
+    Initiator::start_with_nonces(key, master, own_id, peer_id, FixedNonce { r, iv: [0; 16] })
 }
 
 /// [`Responder::respond`] with the nonce `rB`.
@@ -81,6 +75,6 @@ pub fn responder_respond_with_nonce<B: Backend>(
     ra: &EphemeralPoint<B>,
     r: &[u8; 32],
 ) -> Result<(Responder, EphemeralPoint<B>, [u8; 32])> {
-    let r = Zeroizing::new(scalar_from_bytes(r)?);
-    Responder::respond_with_nonce_scalar(key, master, own_id, peer_id, ra, &r)
+    let nonce = FixedNonce { r, iv: [0; 16] };
+    Responder::respond_with_nonces(key, master, own_id, peer_id, ra, nonce)
 }

@@ -23,7 +23,7 @@ use alloc::vec::Vec;
 
 use der::{Decode, Encode};
 use rand_core::CryptoRng;
-use sm_field::Backend;
+use sm_field::{Backend, Job};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
@@ -55,6 +55,50 @@ pub(crate) fn random_nonzero_scalar<B: Backend>(rng: &mut impl CryptoRng) -> Sca
     }
 }
 
+/// The nonces (or a generated secret key) of one protocol call, drawn inside its job on the
+/// backend the job runs on, so that no scalar arithmetic happens before the dispatch.
+pub(crate) trait Nonces {
+    /// Whether a rejected nonce is replaced by a fresh one (the standard's "back to A2"); a
+    /// caller-chosen nonce is not.
+    const RETRY: bool;
+    /// The next nonce, in `[1, n − 1]`.
+    fn draw<B: Backend>(&mut self) -> Result<Scalar<B>>;
+    /// The SM4-CBC IV of an encryption.
+    fn iv(&mut self) -> Result<[u8; 16]>;
+}
+
+/// Nonces from an RNG.
+pub(crate) struct RandomNonces<'a, R>(pub(crate) &'a mut R);
+
+impl<R: CryptoRng> Nonces for RandomNonces<'_, R> {
+    const RETRY: bool = true;
+    fn draw<B: Backend>(&mut self) -> Result<Scalar<B>> {
+        Ok(random_nonzero_scalar(self.0))
+    }
+    fn iv(&mut self) -> Result<[u8; 16]> {
+        let mut iv = [0u8; 16];
+        self.0.try_fill_bytes(&mut iv).map_err(|_| Error::Rng)?;
+        Ok(iv)
+    }
+}
+
+/// One caller-chosen nonce (32 bytes big-endian; [`Error::InvalidScalar`] unless in
+/// `[1, n − 1]`) and IV.
+pub(crate) struct FixedNonce<'a> {
+    pub(crate) r: &'a [u8; 32],
+    pub(crate) iv: [u8; 16],
+}
+
+impl Nonces for FixedNonce<'_> {
+    const RETRY: bool = false;
+    fn draw<B: Backend>(&mut self) -> Result<Scalar<B>> {
+        scalar_from_bytes(self.r)
+    }
+    fn iv(&mut self) -> Result<[u8; 16]> {
+        Ok(self.iv)
+    }
+}
+
 /// A scalar in `[1, n − 1]` from 32 big-endian bytes.
 pub(crate) fn scalar_from_bytes<B: Backend>(bytes: &[u8; 32]) -> Result<Scalar<B>> {
     let k: Option<Scalar<B>> = Scalar::from_bytes(bytes).into();
@@ -66,10 +110,13 @@ pub(crate) fn scalar_from_bytes<B: Backend>(bytes: &[u8; 32]) -> Result<Scalar<B
 
 /// `k · (H1(ID ‖ hid, n) + k)⁻¹ mod n` (GM/T 0044.2 §6.1 A1–A3), constant time in `k`.
 fn extraction_scalar<B: Backend>(k: &Scalar<B>, id: &[u8], hid: u8) -> Result<Scalar<B>> {
-    let t1 = h1_in::<B>(id, hid) + k;
+    let mut t1 = h1_in::<B>(id, hid) + k;
     let inv: Option<Scalar<B>> = t1.invert().into();
-    let inv = inv.ok_or(Error::DegenerateIdentity)?;
-    Ok(*k * inv)
+    t1.zeroize();
+    let mut inv = inv.ok_or(Error::DegenerateIdentity)?;
+    let t2 = *k * inv;
+    inv.zeroize();
+    Ok(t2)
 }
 
 macro_rules! impl_pkcs8 {
@@ -319,20 +366,31 @@ impl<S: Scheme, B: Backend> ZeroizeOnDrop for MasterKey<S, B> {}
 impl<S: Scheme, B: Backend> MasterKey<S, B> {
     /// A fresh master key with `k` uniform in `[1, n − 1]`.
     pub fn generate(rng: &mut impl CryptoRng) -> Self {
-        Self::from_scalar(random_nonzero_scalar(rng))
+        Self::from_nonce(RandomNonces(rng)).expect("random scalars are in range")
     }
 
-    fn from_scalar(k: Scalar<B>) -> Self {
-        let ppub = S::MasterPoint::<B>::mul_generator(&k);
-        Self {
-            k,
-            public: MasterPublicKey { ppub },
+    /// The master key drawn from `k` and its public point, as one dispatched job.
+    fn from_nonce(k: impl Nonces) -> Result<Self> {
+        struct Generate<N, S, B>(N, core::marker::PhantomData<(S, B)>);
+        impl<N: Nonces, S: Scheme, B: Backend> Job for Generate<N, S, B> {
+            type Output = Result<MasterKey<S, B>>;
+            fn run<B2: Backend>(mut self) -> Self::Output {
+                let mut k = self.0.draw::<B2>()?;
+                let ppub = S::MasterPoint::<B>::mul_generator_on(&k);
+                let key = MasterKey {
+                    k: k.to_backend(),
+                    public: MasterPublicKey { ppub },
+                };
+                k.zeroize();
+                Ok(key)
+            }
         }
+        B::dispatch(Generate::<_, S, B>(k, core::marker::PhantomData))
     }
 
     /// Imports `k` (32 bytes big-endian, in `[1, n − 1]`).
     pub fn from_bytes(k: &[u8; 32]) -> Result<Self> {
-        Ok(Self::from_scalar(scalar_from_bytes(k)?))
+        Self::from_nonce(FixedNonce { r: k, iv: [0; 16] })
     }
 
     /// `k` as 32 bytes big-endian.
@@ -346,11 +404,32 @@ impl<S: Scheme, B: Backend> MasterKey<S, B> {
     }
 
     /// `[k · (H1(ID ‖ hid, n) + k)⁻¹]·generator` of the user group.
+    /// One dispatched job; the copies of the secrets are wiped inside it.
     fn extract_point(&self, id: &[u8], hid: u8) -> Result<S::UserPoint<B>> {
-        let mut t2 = extraction_scalar(&self.k, id, hid)?;
-        let d = S::UserPoint::<B>::mul_generator(&t2);
-        t2.zeroize();
-        Ok(d)
+        struct Extract<'a, S: Scheme, B: Backend> {
+            k: &'a Scalar<B>,
+            id: &'a [u8],
+            hid: u8,
+            scheme: core::marker::PhantomData<S>,
+        }
+        impl<S: Scheme, B: Backend> Job for Extract<'_, S, B> {
+            type Output = Result<S::UserPoint<B>>;
+            fn run<B2: Backend>(self) -> Self::Output {
+                let mut k = self.k.to_backend::<B2>();
+                let t2 = extraction_scalar(&k, self.id, self.hid);
+                k.zeroize();
+                let mut t2 = t2?;
+                let d = S::UserPoint::<B>::mul_generator_on(&t2);
+                t2.zeroize();
+                Ok(d)
+            }
+        }
+        B::dispatch(Extract::<S, B> {
+            k: &self.k,
+            id,
+            hid,
+            scheme: core::marker::PhantomData,
+        })
     }
 
     /// The user key of `id` (hid = [`Scheme::HID`]: 0x01 signing, 0x03 decryption).

@@ -10,7 +10,7 @@
 //! lines of `de`; it is owned by the key object and never cached globally.
 
 use sm_curve::CombTable;
-use sm_field::Backend;
+use sm_field::{Backend, Job};
 use sm_pairing::GtTable;
 
 use crate::generic::Scalar;
@@ -46,22 +46,30 @@ impl<S: Scheme, B: Backend> PreparedMasterPublicKey<S, B> {
         self.g_table.base()
     }
 
-    /// `g^k`, constant time in `k`.
-    pub(crate) fn g_pow(&self, k: &Scalar<B>) -> Gt<B> {
-        self.g_table.pow_scalar(k)
+    /// `g^k`, constant time in `k`, on backend `B2` (no dispatch: for code inside a job; the
+    /// table is read in place).
+    pub(crate) fn g_pow<B2: Backend>(&self, k: &Scalar<B2>) -> Gt<B2> {
+        self.g_table.on_backend::<B2>().pow_scalar(k)
     }
 }
 
 impl<B: Backend> PreparedMasterPublicKey<Sign, B> {
-    /// Computes `g = e(P1, Ppub-s)`, its table and the lines of `Ppub-s`.
+    /// Computes `g = e(P1, Ppub-s)`, its table and the lines of `Ppub-s` (one dispatched job).
     pub fn new(public: &MasterPublicKey<Sign, B>) -> Self {
-        let ppub_lines = G2Prepared::new(&public.ppub);
-        let g = sm_pairing::pairing_prepared(&p1(), &ppub_lines);
-        Self {
-            public: *public,
-            g_table: GtTable::new(&g),
-            pre: ppub_lines,
+        struct Prepare<'a, B: Backend>(&'a MasterPublicKey<Sign, B>);
+        impl<B: Backend> Job for Prepare<'_, B> {
+            type Output = PreparedMasterPublicKey<Sign, B>;
+            fn run<B2: Backend>(self) -> Self::Output {
+                let ppub_lines = G2Prepared::new_on::<B2>(&self.0.ppub);
+                let g = ppub_lines.on_backend::<B2>().pairing(&p1());
+                PreparedMasterPublicKey {
+                    public: *self.0,
+                    g_table: GtTable::new_on::<B2>(&g.to_backend()),
+                    pre: ppub_lines,
+                }
+            }
         }
+        B::dispatch(Prepare(public))
     }
 
     /// The Miller-loop lines of `Ppub-s`.
@@ -78,23 +86,33 @@ impl<B: Backend> MasterPublicKey<Sign, B> {
 }
 
 impl<B: Backend> PreparedMasterPublicKey<Enc, B> {
-    /// Computes `g = e(Ppub-e, P2)` and the tables.
+    /// Computes `g = e(Ppub-e, P2)` and the tables (one dispatched job).
     pub fn new(public: &MasterPublicKey<Enc, B>) -> Self {
-        let g = pairing(&public.ppub, &p2());
-        Self {
-            public: *public,
-            g_table: GtTable::new(&g),
-            pre: sm_curve::PrecomputedTable::new(&public.ppub),
+        struct Prepare<'a, B: Backend>(&'a MasterPublicKey<Enc, B>);
+        impl<B: Backend> Job for Prepare<'_, B> {
+            type Output = PreparedMasterPublicKey<Enc, B>;
+            fn run<B2: Backend>(self) -> Self::Output {
+                let ppub = self.0.ppub.to_backend::<B2>();
+                // `pairing` on the pure `B2` runs in place (its dispatch is `B2` itself).
+                let g = pairing(&ppub, &p2());
+                PreparedMasterPublicKey {
+                    public: *self.0,
+                    g_table: GtTable::new_on::<B2>(&g.to_backend()),
+                    pre: sm_curve::PrecomputedTable::new(&ppub).to_backend(),
+                }
+            }
         }
+        B::dispatch(Prepare(public))
     }
 
-    /// `[r]Q` for `Q = [h1]P1 + Ppub-e` as `[r·h1]P1 + [r]Ppub-e`: two fixed-base combs,
+    /// `[r]Q` for `Q = [h1]P1 + Ppub-e` as `[r·h1]P1 + [r]Ppub-e` on backend `B2` (no dispatch:
+    /// for code inside a job; the comb of Ppub-e is read in place): two fixed-base combs,
     /// constant time in the secret `r`.
-    pub(crate) fn mul_q(&self, h1: &Scalar<B>, r: &Scalar<B>) -> G1Jacobian<B> {
+    pub(crate) fn mul_q<B2: Backend>(&self, h1: &Scalar<B2>, r: &Scalar<B2>) -> G1Jacobian<B2> {
         let mut rh = *r * h1;
         let a = mul_p1(&rh);
         zeroize::Zeroize::zeroize(&mut rh);
-        a.add(&self.pre.mul(r))
+        a.add(&self.pre.on_backend::<B2>().mul(r))
     }
 }
 

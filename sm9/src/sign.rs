@@ -9,7 +9,7 @@
 //! Verification (B1–B9): `h ∈ [1, n − 1]` and `S ∈ G1` (checked when decoding), `t = g^h`,
 //! `h1 = H1(IDA ‖ hid, n)`, `P = [h1]P2 + Ppub-s`, `u = e(S, P)`, `w' = u · t`, accept iff
 //! `H2(M ‖ w', n) = h`. By bilinearity `w' = e([h1]S, P2) · e(S + [h]P1, Ppub-s)`, which this
-//! crate evaluates with one multi-Miller loop over precomputed lines (see `verify_with_h1`).
+//! crate evaluates with one multi-Miller loop over precomputed lines (see `VerifyJob`).
 //!
 //! The message is hashed first in `H2(M ‖ w)`, so [`Signer`] and [`Verifier`] take it in chunks
 //! before `w` is known.
@@ -18,17 +18,18 @@ use alloc::vec::Vec;
 
 use der::{Decode, Encode};
 use rand_core::CryptoRng;
-use sm_field::Backend;
+use sm_field::{Backend, Job};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::asn1::{bit_string, bit_string_bytes, octet_string, SignatureAsn1};
 use crate::generic::{PreparedSignMasterPublicKey, Scalar, SignUserKey};
 use crate::groups::{
-    g1_from_bytes, g1_to_bytes, mul_p1_vartime, with_p2_prepared, G1Affine, G1Jacobian, Gt,
+    g1_from_bytes, g1_to_bytes, mul_p1_vartime, with_p2_prepared, G1Affine, G1Jacobian, G2Prepared,
+    Gt,
 };
 use crate::hash::{h1_in, HashToRange, H2_PREFIX};
-use crate::keys::{random_nonzero_scalar, scalar_from_bytes, HID_SIGN};
+use crate::keys::{scalar_from_bytes, Nonces, RandomNonces, HID_SIGN};
 use crate::signing_key::SigningKey;
 use crate::{Error, Result};
 
@@ -163,38 +164,75 @@ impl<'a, B: Backend> Signer<'a, B> {
 
     /// Signs the message with a fresh nonce from `rng`.
     pub fn sign(self, rng: &mut impl CryptoRng) -> Signature<B> {
+        self.sign_with_nonces(RandomNonces(rng))
+            .expect("random nonces are retried")
+    }
+
+    /// Steps A2–A6 as one dispatched job ([`Backend::dispatch`]), nonces drawn inside it;
+    /// [`Error::InvalidScalar`] for a fixed nonce out of range or with `l = 0`.
+    pub(crate) fn sign_with_nonces(&self, nonces: impl Nonces) -> Result<Signature<B>> {
+        B::dispatch(SignJob {
+            signer: self,
+            nonces,
+        })
+    }
+}
+
+/// [`Signer::sign_with_nonces`]'s job: everything from the nonce to `S` on the backend
+/// [`Backend::dispatch`] picks, the GT table and the comb of `ds` read in place.
+struct SignJob<'s, 'a, B: Backend, N> {
+    signer: &'s Signer<'a, B>,
+    nonces: N,
+}
+
+impl<B: Backend, N: Nonces> Job for SignJob<'_, '_, B, N> {
+    type Output = Result<Signature<B>>;
+    fn run<B2: Backend>(mut self) -> Self::Output {
         loop {
-            let mut r = random_nonzero_scalar(rng);
-            let sig = self.sign_with_nonce_scalar(&r);
+            let mut r = self.nonces.draw::<B2>()?;
+            let sig = sign_on(self.signer, &r);
             r.zeroize();
-            if let Some(sig) = sig {
-                return sig;
+            match sig {
+                Some(sig) => return Ok(sig),
+                None if N::RETRY => continue,
+                None => return Err(Error::InvalidScalar),
             }
         }
     }
+}
 
-    /// Steps A3–A6 for a given nonce; `None` when `l = 0`.
-    pub(crate) fn sign_with_nonce_scalar(&self, r: &Scalar<B>) -> Option<Signature<B>> {
-        // A3: w = g^r (constant time in r).
-        let w = self.master.g_pow(r);
-        // A4: h = H2(M ‖ w, n).
-        let mut hash = self.hash.clone();
-        hash.update(&w.to_bytes());
-        let h = hash.finalize();
-        // A5: l = (r − h) mod n.
-        let mut l = *r - h;
-        if bool::from(l.is_zero()) {
-            return None;
-        }
-        // A6: S = [l]dsA (constant time in l and dsA).
-        let s = match self.key {
-            KeyRef::Plain(k) => G1Jacobian::from(k.d).mul_endo(&l),
-            KeyRef::Prepared(k) => k.mul_ds(&l),
-        }
-        .to_affine();
-        l.zeroize();
-        Some(Signature { h, s })
+/// Steps A3–A6 on backend `B2` for a given nonce; `None` when `l = 0`.
+fn sign_on<B: Backend, B2: Backend>(
+    signer: &Signer<'_, B>,
+    r: &Scalar<B2>,
+) -> Option<Signature<B>> {
+    // A3: w = g^r (constant time in r).
+    let w = signer.master.g_pow(r);
+    // A4: h = H2(M ‖ w, n).
+    let mut hash = signer.hash.clone();
+    hash.update(&w.to_bytes());
+    let h: Scalar<B2> = hash.finalize();
+    // A5: l = (r − h) mod n.
+    let mut l = *r - h;
+    if bool::from(l.is_zero()) {
+        return None;
     }
+    // A6: S = [l]dsA (constant time in l and dsA).
+    let s = match signer.key {
+        KeyRef::Plain(k) => {
+            let mut d = k.d.to_backend::<B2>();
+            let s = G1Jacobian::from(d).mul_endo(&l);
+            d.zeroize();
+            s
+        }
+        KeyRef::Prepared(k) => k.mul_ds(&l),
+    }
+    .to_affine();
+    l.zeroize();
+    Some(Signature {
+        h: h.to_backend(),
+        s: s.to_backend(),
+    })
 }
 
 /// Signs `message` (one shot).
@@ -285,34 +323,82 @@ impl<'a, B: Backend> Verifier<'a, B> {
 
     /// Steps B3–B9; [`Error::Verification`] on any mismatch.
     pub fn verify(self) -> Result<()> {
-        let h1 = h1_in(self.id, self.hid);
-        verify_with_h1(self.master, self.hash, &self.signature, &h1)
+        verify_dispatched(
+            self.master,
+            self.hash,
+            &self.signature,
+            H1::Id(self.id, self.hid),
+        )
     }
 }
 
-/// Steps B3–B9 given `h1 = H1(ID ‖ hid, n)`.
-///
-/// `w' = e(S, [h1]P2 + Ppub-s) · e(P1, Ppub-s)^h` is evaluated by bilinearity as
-/// `e([h1]S, P2) · e(S + [h]P1, Ppub-s)`: one two-term Miller loop over the *prepared* lines of
-/// the fixed points P2 and Ppub-s and one final exponentiation, with no G2 arithmetic and no GT
-/// exponentiation (all inputs are public).
-pub(crate) fn verify_with_h1<B: Backend>(
+/// `h1` of a verification: hashed from the identity inside the job, or already known (the
+/// batch verifier's cache).
+#[derive(Clone, Copy)]
+pub(crate) enum H1<'a, B: Backend> {
+    /// `H1(ID ‖ hid, n)` of this identity and `hid`.
+    Id(&'a [u8], u8),
+    /// A computed `h1`.
+    Known(&'a Scalar<B>),
+}
+
+/// Steps B3–B9 as one dispatched job ([`Backend::dispatch`]; the lines of P2 are looked up, and
+/// on first use built, before it).
+pub(crate) fn verify_dispatched<B: Backend>(
     master: &PreparedSignMasterPublicKey<B>,
     hash: HashToRange,
     signature: &Signature<B>,
-    h1: &Scalar<B>,
+    h1: H1<'_, B>,
 ) -> Result<()> {
-    let mut aff = [G1Affine::IDENTITY; 2];
-    G1Jacobian::batch_to_affine(&verify_points(signature, h1), &mut aff);
-    let w = with_p2_prepared::<B, _>(|p2| {
-        let f =
-            sm_pairing::multi_miller_loop_prepared(&[(aff[0], p2), (aff[1], master.ppub_lines())]);
-        sm_pairing::final_exponentiation(&f)
-    });
-    verify_tail(hash, &w, signature)
+    with_p2_prepared::<B, _>(|p2| {
+        B::dispatch(VerifyJob {
+            master,
+            p2,
+            hash,
+            signature,
+            h1,
+        })
+    })
 }
 
-/// The G1 points of [`verify_with_h1`]'s pairing product: `[h1]S` (paired with P2) and
+/// [`verify_dispatched`]'s job.
+struct VerifyJob<'a, B: Backend> {
+    master: &'a PreparedSignMasterPublicKey<B>,
+    p2: &'a G2Prepared<B>,
+    hash: HashToRange,
+    signature: &'a Signature<B>,
+    h1: H1<'a, B>,
+}
+
+impl<B: Backend> Job for VerifyJob<'_, B> {
+    type Output = Result<()>;
+
+    /// `w' = e(S, [h1]P2 + Ppub-s) · e(P1, Ppub-s)^h` is evaluated by bilinearity as
+    /// `e([h1]S, P2) · e(S + [h]P1, Ppub-s)`: one two-term Miller loop over the *prepared*
+    /// lines of the fixed points P2 and Ppub-s and one final exponentiation, with no G2
+    /// arithmetic and no GT exponentiation (all inputs are public).
+    fn run<B2: Backend>(self) -> Result<()> {
+        let h1 = match self.h1 {
+            H1::Id(id, hid) => h1_in::<B2>(id, hid),
+            H1::Known(h1) => h1.to_backend(),
+        };
+        let signature = Signature {
+            h: self.signature.h.to_backend::<B2>(),
+            s: self.signature.s.to_backend(),
+        };
+        let mut aff = [G1Affine::IDENTITY; 2];
+        G1Jacobian::batch_to_affine(&verify_points(&signature, &h1), &mut aff);
+        let f = sm_pairing::multi_miller_loop_prepared_on(&[
+            (aff[0], self.p2.on_backend::<B2>()),
+            (aff[1], self.master.ppub_lines().on_backend::<B2>()),
+        ]);
+        // The final exponentiation on the pure `B2` runs in place.
+        let w = sm_pairing::final_exponentiation(&f);
+        verify_tail(self.hash, &w, &signature)
+    }
+}
+
+/// The G1 points of [`VerifyJob`]'s pairing product: `[h1]S` (paired with P2) and
 /// `S + [h]P1` (paired with Ppub-s), Jacobian (callers convert many at once). Variable time
 /// (public inputs).
 pub(crate) fn verify_points<B: Backend>(

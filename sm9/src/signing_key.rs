@@ -7,11 +7,11 @@
 
 use sm_curve::sm9::Sm9G1Curve;
 use sm_curve::{CombTable, SecretPrecomputedTable};
-use sm_field::Backend;
-use zeroize::ZeroizeOnDrop;
+use sm_field::{Backend, Job};
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::generic::{Scalar, SignUserKey};
-use crate::groups::G1Jacobian;
+use crate::groups::{G1Affine, G1Jacobian};
 
 /// A [`SignUserKey`] with a comb table of `ds` for faster signing. Zeroized on drop.
 pub struct SigningKey<B: Backend> {
@@ -28,11 +28,22 @@ impl<B: Backend> core::fmt::Debug for SigningKey<B> {
 }
 
 impl<B: Backend> SigningKey<B> {
-    /// Precomputes the comb table of `ds` (≈ 1,400 point additions, 88 KB).
+    /// Precomputes the comb table of `ds` (≈ 1,400 point additions, 88 KB), as one dispatched
+    /// job (the table built on the running backend is copied to `B` and wiped).
     pub fn new(key: &SignUserKey<B>) -> Self {
+        struct Build<'a, B: Backend>(&'a G1Affine<B>);
+        impl<B: Backend> Job for Build<'_, B> {
+            type Output = SecretPrecomputedTable<Sm9G1Curve<B>>;
+            fn run<B2: Backend>(self) -> Self::Output {
+                let mut d = self.0.to_backend::<B2>();
+                let table = SecretPrecomputedTable::new(&d).to_backend();
+                d.zeroize();
+                table
+            }
+        }
         Self {
             key: key.clone(),
-            table: SecretPrecomputedTable::new(&key.d),
+            table: B::dispatch(Build(&key.d)),
         }
     }
 
@@ -41,9 +52,10 @@ impl<B: Backend> SigningKey<B> {
         &self.key
     }
 
-    /// `[l]ds` in constant time.
-    pub(crate) fn mul_ds(&self, l: &Scalar<B>) -> G1Jacobian<B> {
-        self.table.mul(l)
+    /// `[l]ds` in constant time, on backend `B2` (no dispatch: for code inside a job; the
+    /// table is read in place).
+    pub(crate) fn mul_ds<B2: Backend>(&self, l: &Scalar<B2>) -> G1Jacobian<B2> {
+        self.table.on_backend::<B2>().mul(l)
     }
 }
 
@@ -72,15 +84,21 @@ mod tests {
             .chain((0..8).map(|_| crate::Scalar::random(&mut rng)))
         {
             assert_eq!(sk.mul_ds(&l), G1Jacobian::from(key.d).mul(&l));
+            let on_u64 = sk.mul_ds(&l.to_backend::<sm_field::U64>());
+            assert_eq!(
+                on_u64.to_affine().to_backend(),
+                G1Jacobian::from(key.d).mul(&l).to_affine()
+            );
         }
         let sig = crate::sign_prepared(&sk, &master, b"msg", &mut rng).unwrap();
         crate::verify(&master, b"Alice", b"msg", &sig).unwrap();
         // Same nonce, same signature as the plain key.
-        let r = crate::Scalar::random(&mut rng);
+        let r = [7u8; 32];
         let mut a = crate::Signer::new(&key, &master).unwrap();
         a.update(b"msg");
         let mut b = crate::Signer::with_prepared(&sk, &master).unwrap();
         b.update(b"msg");
-        assert_eq!(a.sign_with_nonce_scalar(&r), b.sign_with_nonce_scalar(&r));
+        let nonce = || crate::keys::FixedNonce { r: &r, iv: [0; 16] };
+        assert_eq!(a.sign_with_nonces(nonce()), b.sign_with_nonces(nonce()));
     }
 }

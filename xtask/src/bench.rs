@@ -53,12 +53,10 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--backends" => {
                 let list = it
                     .next()
-                    .ok_or("--backends needs a list, e.g. u32,u64,asm")?;
+                    .ok_or("--backends needs a list, e.g. u64,mulx,mulx-ifma,asm")?;
                 o.backends = list.split(',').map(str::to_string).collect();
                 for b in &o.backends {
-                    if !crate::check::BACKEND_NAMES.contains(&b.as_str()) {
-                        return Err(format!("unknown backend {b}"));
-                    }
+                    crate::check::backend_runs_here(b)?;
                 }
             }
             "--markdown" => o.markdown = Some(it.next().ok_or("--markdown needs a file")?.clone()),

@@ -12,23 +12,87 @@ mod sm9_protocols;
 
 use sm_field::{Backend, Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
-/// Names of the backends compiled into this binary.
+/// Names of the backends compiled into this binary (`--backends` of `check` and `bench`): the
+/// pure types by name (`mulx` = `Mulx`, `mulx-ifma` = `MulxIfma`) and `asm` (`Auto` on x86_64,
+/// `Aarch64` on aarch64).
 pub const BACKEND_NAMES: &[&str] = &[
     "u64",
     "u32",
+    #[cfg(target_arch = "x86_64")]
+    "mulx",
+    #[cfg(target_arch = "x86_64")]
+    "mulx-ifma",
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     "asm",
 ];
 
-/// Runs `$f::<M, Backend>(args)` for every non-reference backend.
+/// `Ok` if `name` is a backend of this binary that this CPU runs; otherwise why not (an unknown
+/// name, or a pure type whose instructions the CPU lacks: asking for it is an error, never a
+/// crash or a silent skip). Asks sm-field's one CPU probe.
+pub fn backend_runs_here(name: &str) -> Result<(), String> {
+    if !BACKEND_NAMES.contains(&name) {
+        return Err(format!(
+            "unknown backend {name} (this binary has {})",
+            BACKEND_NAMES.join(", ")
+        ));
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        use sm_field::backend::cpu;
+        let lacks = match name {
+            "mulx" => (!cpu::has_mulx_adx()).then_some("BMI2/ADX"),
+            "mulx-ifma" => (!(cpu::has_mulx_adx() && cpu::has_ifma()))
+                .then_some("AVX-512 IFMA (AVX-512F + AVX512-IFMA) or BMI2/ADX"),
+            _ => None,
+        };
+        if let Some(what) = lacks {
+            return Err(format!("backend {name}: this CPU lacks {what}"));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `$body` with the type alias `$B` set to the backend named `$name` (one of
+/// [`BACKEND_NAMES`]; panics on another).
+macro_rules! with_backend {
+    ($name:expr, $B:ident => $body:expr) => {
+        match $name {
+            "u64" => {
+                type $B = sm_field::U64;
+                $body
+            }
+            "u32" => {
+                type $B = sm_field::U32;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            "mulx" => {
+                type $B = sm_field::Mulx;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            "mulx-ifma" => {
+                type $B = sm_field::MulxIfma;
+                $body
+            }
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            "asm" => {
+                type $B = sm_field::Asm;
+                $body
+            }
+            other => panic!("backend {other} is not in BACKEND_NAMES"),
+        }
+    };
+}
+pub(crate) use with_backend;
+
+/// Runs `$f::<M, B>(args)` for every backend of `$names`, stopping at the first error.
 macro_rules! for_other_backends {
-    ($f:ident::<$M:ty>($($arg:expr),*)) => {{
-        #[allow(unused_mut)]
-        let mut r: Result<(), String> = $f::<$M, sm_field::U32>($($arg),*);
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
+    ($names:expr, $f:ident::<$M:ty>($($arg:expr),*)) => {{
+        let mut r: Result<(), String> = Ok(());
+        for name in $names {
             if r.is_ok() {
-                r = $f::<$M, sm_field::Asm>($($arg),*);
+                r = with_backend!(name.as_str(), B => $f::<$M, B>($($arg),*));
             }
         }
         r
@@ -57,13 +121,17 @@ fn hexs(v: &BigUint) -> String {
 struct Opts {
     quick: bool,
     seed: u64,
+    /// The backends compared with `u64` (never `u64` itself).
+    backends: Vec<String>,
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut opts = Opts {
         quick: false,
         seed: rand::random(),
+        backends: Vec::new(),
     };
+    let mut named = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -74,7 +142,28 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .and_then(|s| s.parse().ok())
                     .ok_or("--seed needs a number")?
             }
+            "--backends" => {
+                let list = it
+                    .next()
+                    .ok_or("--backends needs a list, e.g. u32,mulx,asm")?;
+                for b in list.split(',') {
+                    backend_runs_here(b)?;
+                    if b != "u64" && !opts.backends.iter().any(|x| x == b) {
+                        opts.backends.push(b.to_string());
+                    }
+                }
+                named = true;
+            }
             other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    if !named {
+        // Every backend this CPU runs; the others are named, not skipped silently.
+        for b in &BACKEND_NAMES[1..] {
+            match backend_runs_here(b) {
+                Ok(()) => opts.backends.push(b.to_string()),
+                Err(e) => println!("not run: {e} (name it with --backends to make that an error)"),
+            }
         }
     }
     crate::sysinfo::print_header();
@@ -83,13 +172,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     constants()?;
     println!("ok  constants recomputed with num-bigint (p, n, R, R^2, R^3, -p^-1, primality)");
     let n = if opts.quick { 2_000 } else { 100_000 };
-    field::<Sm2P>(n, opts.seed)?;
-    field::<Sm2N>(n, opts.seed)?;
-    field::<Sm9P>(n, opts.seed)?;
-    field::<Sm9N>(n, opts.seed)?;
+    let b = &opts.backends;
+    field::<Sm2P>(n, opts.seed, b)?;
+    field::<Sm2N>(n, opts.seed, b)?;
+    field::<Sm9P>(n, opts.seed, b)?;
+    field::<Sm9N>(n, opts.seed, b)?;
     pipelines::tower_reference(if opts.quick { 4 } else { 40 }, opts.seed)?;
-    pipelines::backends(if opts.quick { 2 } else { 20 }, opts.seed)?;
-    sm9_protocols::run(if opts.quick { 2 } else { 20 }, opts.seed)?;
+    pipelines::backends(if opts.quick { 2 } else { 20 }, opts.seed, b)?;
+    sm9_protocols::run(if opts.quick { 2 } else { 20 }, opts.seed, b)?;
     println!(
         "all checks passed in {:.1} s",
         start.elapsed().as_secs_f64()
@@ -225,7 +315,7 @@ fn fp<M: Modulus, B: Backend>(v: &BigUint) -> Fp<M, B> {
 }
 
 /// Compares `u64` against num-bigint, then every other backend against `u64`.
-fn field<M: Modulus>(n_random: usize, seed: u64) -> Result<(), String> {
+fn field<M: Modulus>(n_random: usize, seed: u64, backends: &[String]) -> Result<(), String> {
     let p = limbs_big(&M::P);
     let mut rng = ChaCha20Rng::seed_from_u64(seed ^ M::P[0]);
     let edges = edges::<M>();
@@ -246,12 +336,12 @@ fn field<M: Modulus>(n_random: usize, seed: u64) -> Result<(), String> {
         ));
     }
     reference::<M>(&pairs)?;
-    for_other_backends!(equivalent::<M>(&pairs))?;
+    for_other_backends!(backends, equivalent::<M>(&pairs))?;
     println!(
         "ok  {:<6} {} input pairs: u64 = num-bigint; {} = u64 (add sub neg double mul square pow invert sqrt encodings)",
         M::NAME,
         pairs.len(),
-        BACKEND_NAMES[1..].join(", ")
+        backends.join(", ")
     );
     Ok(())
 }

@@ -6,17 +6,20 @@
 //!     backend; each error is attributed to the operation running (client messages in the XML
 //!     log) and must be explained by `ct-check/declassified.txt`, or the check fails.
 //! cargo xtask ct --dudect [--quick | --long] [--measurements N] [--all] [--only PREFIX,..] [--null]
-//!     Welch t-test, fixed vs random secrets, per operation and backend (|t| < 4.5 passes;
+//!     Welch t-test, fixed vs random secrets, per operation and backend (|t| < 4.5 passes; a
+//!     flag must be reproduced by a second run with another seed;
 //!     --quick: 20,000 measurements and |t| < 10, --long: 10^6 measurements; --null: fixed vs
 //!     fixed, an A/A control that tells a harness or machine artefact from a leak;
 //!     --expect-leak: a positive control, e.g. `--only canary.secret_branch`: the t-test must
 //!     flag a leak on every backend, or the check fails).
 //! ```
 //!
-//! The harness binary is built in release mode once per backend
-//! (`cargo build --release -p ct-check --no-default-features --features <backend>`): the whole
-//! stack then runs on that backend, exactly as a user's build with that feature would. Needs
-//! only `valgrind` on the PATH (no headers: the client requests are inline assembly).
+//! The harness is one binary, built in release mode once (`cargo build --release -p ct-check`;
+//! it compiles every backend of the target) and run once per backend (`ct-check memcheck
+//! --backend <backend>`, one valgrind process and XML log each): its operations are
+//! instantiated per backend type, so each run has the whole stack on that backend (`asm`: the
+//! pure `Mulx` on x86_64, `Aarch64` on aarch64). Needs only `valgrind` on the PATH (no headers:
+//! the client requests are inline assembly).
 
 mod rules;
 mod vgxml;
@@ -92,42 +95,38 @@ fn parse(args: &[String]) -> Result<Opts, String> {
 
 fn default_backends() -> Vec<String> {
     let mut v = vec!["u32".to_string(), "u64".to_string()];
-    if cpu_has_mulx_adx() {
+    if cpu_runs_asm() {
         v.push("asm".to_string());
     }
     v
 }
 
-/// Whether this CPU runs the `asm` harness (on x86_64 it is `Mulx`, which needs BMI2/ADX).
-fn cpu_has_mulx_adx() -> bool {
+/// Whether this CPU runs the harness's `asm` backend (on x86_64 it is `Mulx`, which needs
+/// BMI2/ADX; on aarch64 `Aarch64`, base instructions only).
+fn cpu_runs_asm() -> bool {
     #[cfg(target_arch = "x86_64")]
     return sm_field::backend::cpu::has_mulx_adx();
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    return true;
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     return false;
 }
 
-/// Builds the harness for `backend`; returns the binary's path.
-fn build(backend: &str) -> Result<PathBuf, String> {
+/// Builds the harness (every backend in one binary); returns the binary's path.
+fn build() -> Result<PathBuf, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(crate::workspace_root())
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "-p",
-            "ct-check",
-            "--no-default-features",
-        ])
-        .args(["--features", backend])
+        .args(["build", "--release", "--quiet", "-p", "ct-check"])
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {
-        return Err(format!("building ct-check for {backend} failed"));
+        return Err("building ct-check failed".to_string());
     }
     let dir = target_dir().join("ct");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let bin = dir.join(format!("ct-check-{backend}"));
+    // A copy, so that valgrind's log names a binary no later build replaces.
+    let bin = dir.join("ct-check");
     std::fs::copy(target_dir().join("release").join("ct-check"), &bin)
         .map_err(|e| format!("cannot copy the ct-check binary: {e}"))?;
     Ok(bin)
@@ -150,15 +149,17 @@ fn dudect(o: &Opts) -> Result<(), String> {
     } else {
         200_000
     });
+    let threshold = if o.quick { 10.0 } else { 4.5 };
+    let bin = build()?;
     let mut failed = Vec::new();
     for b in &o.backends {
-        let bin = build(b)?;
         let mut cmd = Command::new(&bin);
-        cmd.args(["dudect", "--measurements", &measurements.to_string()]);
+        cmd.args(["dudect", "--backend", b]);
+        cmd.args(["--measurements", &measurements.to_string()]);
         // A short run on a shared machine only catches gross leaks reliably (the canary reaches
         // |t| > 100 in 20,000 measurements); the long run applies dudect's 4.5.
         if o.quick {
-            cmd.args(["--threshold", "10"]);
+            cmd.args(["--threshold", &threshold.to_string()]);
         }
         if o.all {
             cmd.arg("--all");
@@ -190,7 +191,7 @@ fn dudect(o: &Opts) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "|t| ≥ 4.5 for some operation on {}",
+            "|t| ≥ {threshold} for some operation, confirmed by a rerun, on {}",
             failed.join(", ")
         ))
     }
@@ -241,8 +242,8 @@ fn memcheck(o: &Opts) -> Result<(), String> {
     let mut order: Vec<String> = Vec::new();
     let mut harness_errors = Vec::new();
     let mut failures = Vec::new();
+    let bin = build()?;
     for b in &o.backends {
-        let bin = build(b)?;
         let xml = target_dir().join("ct").join(format!("memcheck-{b}.xml"));
         let mut cmd = Command::new("valgrind");
         cmd.args([
@@ -254,7 +255,8 @@ fn memcheck(o: &Opts) -> Result<(), String> {
         ])
         .arg(format!("--xml-file={}", xml.display()))
         .arg(&bin)
-        .args(["memcheck", "--iterations", &iterations.to_string()]);
+        .args(["memcheck", "--backend", b])
+        .args(["--iterations", &iterations.to_string()]);
         // The canaries run whatever `--only` selects: without them a pass proves nothing.
         if let Some(only) = &o.only {
             cmd.args(["--only", &format!("{only},{}", CANARY_PREFIX)]);

@@ -12,14 +12,16 @@
 //! * sm9: signing with a prepared key (`SigningKey`: a comb table of the secret `ds`, built in
 //!   setup, which memcheck checks too); PKCS#8 DER/PEM parsing of user and master keys.
 
-use sm2::{Mode, PublicKey, SecretKey};
-use sm9::{EncMasterKey, EncUserKey, MacMode, SignMasterKey, SignUserKey};
+use sm2::generic::{PublicKey, SecretKey};
+use sm2::Mode;
+use sm9::generic::{EncMasterKey, EncUserKey, SignMasterKey, SignUserKey, Signature};
+use sm9::MacMode;
 use sm_curve::sm9::{Sm9G1Curve, Sm9G2Curve};
 use sm_curve::{CombTable, CurveParams, Jacobian, PrecomputedTable, Sm2Curve};
-use sm_field::Field;
-use sm_pairing::{Gt, GtTable};
+use sm_field::{Backend, Field};
+use sm_pairing::GtTable;
 
-use super::primitives::{coords, scalar};
+use super::primitives::{coords, g, scalar};
 use super::sm2_ops::classify_part;
 use super::{ensure, public_rng, Op, Prepared, Secret};
 use crate::valgrind::{classify, declassify};
@@ -42,30 +44,30 @@ fn public_point<C: CurveParams>() -> Jacobian<C> {
 }
 
 /// `b·(a·P1)` by GLV for secret `a` (the point) and `b` (the scalar).
-fn g1_mul_endo(s: &Secret) -> Prepared {
-    let a = scalar::<Sm9G1Curve>(s);
-    let b = seed_scalar::<Sm9G1Curve>(s);
-    let p = Sm9G1Curve::mul_generator(&a);
+fn g1_mul_endo<B: Backend>(s: &Secret) -> Prepared {
+    let a = scalar::<Sm9G1Curve<B>>(s);
+    let b = seed_scalar::<Sm9G1Curve<B>>(s);
+    let p = Sm9G1Curve::<B>::mul_generator(&a);
     Prepared::new(
         move || coords(&p.mul_endo(&b).to_affine()),
         |s, out| {
-            let k = scalar::<Sm9G1Curve>(s) * seed_scalar::<Sm9G1Curve>(s);
-            let want = Jacobian::<Sm9G1Curve>::generator().mul_vartime(&k);
+            let k = scalar::<Sm9G1Curve<B>>(s) * seed_scalar::<Sm9G1Curve<B>>(s);
+            let want = Jacobian::<Sm9G1Curve<B>>::generator().mul_vartime(&k);
             ensure(out == coords(&want.to_affine()), "GLV ≠ vartime")
         },
     )
 }
 
 /// `b·(a·P2)` by GLS for secret `a` (the point) and `b` (the scalar).
-fn g2_mul_endo(s: &Secret) -> Prepared {
-    let a = scalar::<Sm9G2Curve>(s);
-    let b = seed_scalar::<Sm9G2Curve>(s);
-    let q = Sm9G2Curve::mul_generator(&a);
+fn g2_mul_endo<B: Backend>(s: &Secret) -> Prepared {
+    let a = scalar::<Sm9G2Curve<B>>(s);
+    let b = seed_scalar::<Sm9G2Curve<B>>(s);
+    let q = Sm9G2Curve::<B>::mul_generator(&a);
     Prepared::new(
         move || coords(&q.mul_endo(&b).to_affine()),
         |s, out| {
-            let k = scalar::<Sm9G2Curve>(s) * seed_scalar::<Sm9G2Curve>(s);
-            let want = Jacobian::<Sm9G2Curve>::generator().mul_vartime(&k);
+            let k = scalar::<Sm9G2Curve<B>>(s) * seed_scalar::<Sm9G2Curve<B>>(s);
+            let want = Jacobian::<Sm9G2Curve<B>>::generator().mul_vartime(&k);
             ensure(out == coords(&want.to_affine()), "GLS ≠ vartime")
         },
     )
@@ -95,15 +97,8 @@ fn full_width_limbs(s: &Secret) -> [u64; 4] {
     l
 }
 
-fn g() -> Gt {
-    sm_pairing::pairing(
-        &sm_pairing::G1Affine::GENERATOR,
-        &sm_pairing::G2Affine::GENERATOR,
-    )
-}
-
-fn gt_pow_full_width(s: &Secret, table: bool) -> Prepared {
-    let base = g();
+fn gt_pow_full_width<B: Backend>(s: &Secret, table: bool) -> Prepared {
+    let base = g::<B>();
     let t = table.then(|| GtTable::new(&base));
     let e = full_width_limbs(s);
     Prepared::new(
@@ -119,10 +114,10 @@ fn gt_pow_full_width(s: &Secret, table: bool) -> Prepared {
 }
 
 /// SM2 decryption of the C1C2C3 form, or of C1C3C2 with a compressed C1.
-fn sm2_decrypt(s: &Secret, compressed: bool) -> Prepared {
-    let sk = SecretKey::from_bytes(&s.key).expect("1 <= key < 2^255");
+fn sm2_decrypt<B: Backend>(s: &Secret, compressed: bool) -> Prepared {
+    let sk = SecretKey::<B>::from_bytes(&s.key).expect("1 <= key < 2^255");
     declassify(sk.public_key()); // DECLASSIFY: the public key P = d·G is published.
-    let pk: PublicKey = *sk.public_key();
+    let pk: PublicKey<B> = *sk.public_key();
     let ct = pk
         .encrypt_to_ciphertext(&mut public_rng(11), MSG)
         .expect("encrypt");
@@ -147,12 +142,12 @@ fn public_copy(s: &Secret) -> [u8; 32] {
 
 /// SM9 signing with a prepared key: `ds` imported from classified bytes, its comb table built
 /// in setup (checked by memcheck), then `sign_prepared`.
-fn sm9_sign_prepared(s: &Secret) -> Prepared {
-    let kgc = SignMasterKey::from_bytes(&public_copy(s)).expect("valid");
+fn sm9_sign_prepared<B: Backend>(s: &Secret) -> Prepared {
+    let kgc = SignMasterKey::<B>::from_bytes(&public_copy(s)).expect("valid");
     let master = *kgc.public_key();
     let ds = kgc.extract(b"Alice").expect("extract").ds_bytes();
     classify(&ds[1..]);
-    let key = SignUserKey::from_parts(&ds[..], &master).expect("import");
+    let key = SignUserKey::<B>::from_parts(&ds[..], &master).expect("import");
     let signing = key.prepare();
     let prepared = master.prepare();
     let s = s.clone();
@@ -164,7 +159,7 @@ fn sm9_sign_prepared(s: &Secret) -> Prepared {
                 .to_vec()
         },
         move |_, out| {
-            let sig = sm9::Signature::from_bytes(out).map_err(|e| e.to_string())?;
+            let sig = Signature::<B>::from_bytes(out).map_err(|e| e.to_string())?;
             ensure(
                 sm9::verify(&master.prepare(), b"Alice", MSG, &sig).is_ok(),
                 "signature does not verify",
@@ -185,14 +180,14 @@ fn classify_pem_span(pem: &str, at: usize, len: usize) {
 }
 
 /// `de` inside the PKCS#8 DER of an encryption user key.
-fn sm9_enc_user_pkcs8_der(s: &Secret) -> Prepared {
-    let kgc = EncMasterKey::from_bytes(&public_copy(s)).expect("valid");
+fn sm9_enc_user_pkcs8_der<B: Backend>(s: &Secret) -> Prepared {
+    let kgc = EncMasterKey::<B>::from_bytes(&public_copy(s)).expect("valid");
     let bob = kgc.extract(b"Bob").expect("extract");
     let de = bob.de_bytes();
     let der = classify_part(bob.to_pkcs8_der().expect("der").to_vec(), &de[1..]);
     Prepared::new(
         move || {
-            EncUserKey::from_pkcs8_der(&der)
+            EncUserKey::<B>::from_pkcs8_der(&der)
                 .expect("decode")
                 .de_bytes()
                 .to_vec()
@@ -202,8 +197,8 @@ fn sm9_enc_user_pkcs8_der(s: &Secret) -> Prepared {
 }
 
 /// `ds` inside the PKCS#8 PEM of a signing user key.
-fn sm9_sign_user_pkcs8_pem(s: &Secret) -> Prepared {
-    let kgc = SignMasterKey::from_bytes(&public_copy(s)).expect("valid");
+fn sm9_sign_user_pkcs8_pem<B: Backend>(s: &Secret) -> Prepared {
+    let kgc = SignMasterKey::<B>::from_bytes(&public_copy(s)).expect("valid");
     let alice = kgc.extract(b"Alice").expect("extract");
     let ds = alice.ds_bytes();
     let der = alice.to_pkcs8_der().expect("der").to_vec();
@@ -215,7 +210,7 @@ fn sm9_sign_user_pkcs8_pem(s: &Secret) -> Prepared {
     classify_pem_span(&pem, at, 64);
     Prepared::new(
         move || {
-            SignUserKey::from_pkcs8_pem(&pem)
+            SignUserKey::<B>::from_pkcs8_pem(&pem)
                 .expect("decode")
                 .ds_bytes()
                 .to_vec()
@@ -225,14 +220,14 @@ fn sm9_sign_user_pkcs8_pem(s: &Secret) -> Prepared {
 }
 
 /// `ke` inside the PKCS#8 DER of an encryption master key.
-fn sm9_enc_master_pkcs8_der(s: &Secret) -> Prepared {
-    let kgc = EncMasterKey::from_bytes(&public_copy(s)).expect("valid");
+fn sm9_enc_master_pkcs8_der<B: Backend>(s: &Secret) -> Prepared {
+    let kgc = EncMasterKey::<B>::from_bytes(&public_copy(s)).expect("valid");
     let ke = kgc.to_bytes();
     let first = ke.iter().position(|&b| b != 0).unwrap_or(31);
     let der = classify_part(kgc.to_pkcs8_der().expect("der").to_vec(), &ke[first..]);
     Prepared::new(
         move || {
-            let k = EncMasterKey::from_pkcs8_der(&der).expect("decode");
+            let k = EncMasterKey::<B>::from_pkcs8_der(&der).expect("decode");
             declassify(k.public_key()); // DECLASSIFY: Ppub-e.
             k.to_bytes().to_vec()
         },
@@ -242,8 +237,8 @@ fn sm9_enc_master_pkcs8_der(s: &Secret) -> Prepared {
 
 /// SM9 decryption with the GmSSL MAC (HMAC-SM3) in the KDF stream mode (the MAC comparison and
 /// the HMAC key schedule on K2 are secret).
-fn sm9_decrypt_hmac(s: &Secret) -> Prepared {
-    let kgc = EncMasterKey::from_bytes(&public_copy(s)).expect("valid");
+fn sm9_decrypt_hmac<B: Backend>(s: &Secret) -> Prepared {
+    let kgc = EncMasterKey::<B>::from_bytes(&public_copy(s)).expect("valid");
     let master = *kgc.public_key();
     let de = kgc.extract(b"Bob").expect("extract").de_bytes().to_vec();
     classify(&de[1..]);
@@ -258,7 +253,7 @@ fn sm9_decrypt_hmac(s: &Secret) -> Prepared {
     .expect("encrypt");
     Prepared::new(
         move || {
-            let bob = EncUserKey::from_parts(&de, &master).expect("import");
+            let bob = EncUserKey::<B>::from_parts(&de, &master).expect("import");
             sm9::decrypt(&bob.prepare(), b"Bob", &ct, MacMode::HmacSm3)
                 .expect("decrypt")
                 .to_vec()
@@ -267,7 +262,7 @@ fn sm9_decrypt_hmac(s: &Secret) -> Prepared {
     )
 }
 
-pub(super) fn ops() -> Vec<Op> {
+pub(super) fn ops<B: Backend>() -> Vec<Op> {
     let op = |name, what, setup, dudect_default| Op {
         name,
         what,
@@ -278,73 +273,73 @@ pub(super) fn ops() -> Vec<Op> {
         op(
             "sm9.g1.mul_endo",
             "k and P of k·P (GLV, secret point)",
-            g1_mul_endo as fn(&Secret) -> Prepared,
+            g1_mul_endo::<B> as fn(&Secret) -> Prepared,
             true,
         ),
         op(
             "sm9.g2.mul_endo",
             "k and Q of k·Q (GLS, secret point)",
-            g2_mul_endo,
+            g2_mul_endo::<B>,
             true,
         ),
         op(
             "sm2.comb.runtime_table",
             "k of k·P (run-time comb table of a public P)",
-            runtime_comb::<Sm2Curve>,
+            runtime_comb::<Sm2Curve<B>>,
             true,
         ),
         op(
             "sm9.g1.comb.runtime_table",
             "k of k·P (run-time comb table of a public P)",
-            runtime_comb::<Sm9G1Curve>,
+            runtime_comb::<Sm9G1Curve<B>>,
             true,
         ),
         op(
             "gt.pow_full_width",
             "256-bit exponent >= n of g^k",
-            |s| gt_pow_full_width(s, false),
+            |s| gt_pow_full_width::<B>(s, false),
             true,
         ),
         op(
             "gt.table_pow_full_width",
             "256-bit exponent >= n of g^k (fixed-base table)",
-            |s| gt_pow_full_width(s, true),
+            |s| gt_pow_full_width::<B>(s, true),
             true,
         ),
         op(
             "sm2.decrypt.c1c2c3",
             "d (C1C2C3)",
-            |s| sm2_decrypt(s, false),
+            |s| sm2_decrypt::<B>(s, false),
             true,
         ),
         op(
             "sm2.decrypt.compressed_c1",
             "d (C1C3C2, compressed C1)",
-            |s| sm2_decrypt(s, true),
+            |s| sm2_decrypt::<B>(s, true),
             true,
         ),
         op(
             "sm9.sign_prepared",
             "ds (imported; secret comb table), nonce r",
-            sm9_sign_prepared,
+            sm9_sign_prepared::<B>,
             false,
         ),
         op(
             "sm9.decrypt.hmac_sm3",
             "de (imported, prepared), HMAC-SM3 MAC",
-            sm9_decrypt_hmac,
+            sm9_decrypt_hmac::<B>,
             false,
         ),
         op(
             "sm9.user_key.enc_pkcs8_der",
             "de inside PKCS#8 DER",
-            sm9_enc_user_pkcs8_der,
+            sm9_enc_user_pkcs8_der::<B>,
             true,
         ),
         op(
             "sm9.user_key.sign_pkcs8_pem",
             "base64 of ds inside PKCS#8 PEM",
-            sm9_sign_user_pkcs8_pem,
+            sm9_sign_user_pkcs8_pem::<B>,
             true,
         ),
         // Not in the default dudect set: ke is a DER INTEGER, so the document's (public) length
@@ -354,7 +349,7 @@ pub(super) fn ops() -> Vec<Op> {
         op(
             "sm9.master.enc_pkcs8_der",
             "ke inside PKCS#8 DER",
-            sm9_enc_master_pkcs8_der,
+            sm9_enc_master_pkcs8_der::<B>,
             false,
         ),
     ]

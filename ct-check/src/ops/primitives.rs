@@ -1,22 +1,22 @@
 //! Field inversion, exponentiation, scalar multiplication (SM2, SM9 G1/G2), GT exponentiation
-//! and pairings with a secret argument, on the build's default backend.
+//! and pairings with a secret argument, on the backend `B`.
 
-use sm_curve::sm9::{Sm9G1Curve, Sm9G2Curve};
+use sm_curve::sm9::{G1Affine, G2Affine, Sm9G1Curve, Sm9G2Curve};
 use sm_curve::{Affine, CurveParams, Jacobian, Sm2Curve};
-use sm_field::{Field, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P};
+use sm_field::{Backend, Field, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P};
 use sm_pairing::{G2Prepared, Gt, GtTable};
 
 use super::{ensure, Op, Prepared, Secret};
 
-type Sm9Scalar = Fp<Sm9N>;
+type Sm9Scalar<B> = Fp<Sm9N, B>;
 
-fn field_invert<M: Modulus + 'static>(s: &Secret) -> Prepared {
-    let a = Fp::<M>::from_bytes_reduced(&s.key);
+fn field_invert<M: Modulus + 'static, B: Backend>(s: &Secret) -> Prepared {
+    let a = Fp::<M, B>::from_bytes_reduced(&s.key);
     Prepared::new(
         move || a.invert().unwrap_or(Fp::ZERO).to_bytes().to_vec(),
         |s, out| {
-            let a = Fp::<M>::from_bytes_reduced(&s.key);
-            let inv: Option<Fp<M>> = Fp::from_bytes(out.try_into().map_err(|_| "len")?).into();
+            let a = Fp::<M, B>::from_bytes_reduced(&s.key);
+            let inv: Option<Fp<M, B>> = Fp::from_bytes(out.try_into().map_err(|_| "len")?).into();
             ensure(inv.is_some_and(|i| a * i == Fp::ONE), "a·a⁻¹ ≠ 1")
         },
     )
@@ -30,9 +30,9 @@ fn limbs_of(bytes: &[u8; 32]) -> [u64; 4] {
     l
 }
 
-fn field_pow(s: &Secret) -> Prepared {
+fn field_pow<B: Backend>(s: &Secret) -> Prepared {
     let e = limbs_of(&s.key);
-    let base = Fp::<Sm2P>::from_u64(3);
+    let base = Fp::<Sm2P, B>::from_u64(3);
     Prepared::new(
         move || base.pow(&e).to_bytes().to_vec(),
         move |s, out| {
@@ -94,16 +94,14 @@ impl<F: Field> FromU64Like for F {
     }
 }
 
-fn g() -> Gt {
-    sm_pairing::pairing(
-        &sm_pairing::G1Affine::GENERATOR,
-        &sm_pairing::G2Affine::GENERATOR,
-    )
+/// The generator `e(P1, P2)` of GT on `B`.
+pub(super) fn g<B: Backend>() -> Gt<B> {
+    sm_pairing::pairing(&G1Affine::<B>::GENERATOR, &G2Affine::<B>::GENERATOR)
 }
 
-fn gt_pow(s: &Secret) -> Prepared {
-    let base = g();
-    let k = Sm9Scalar::from_bytes_reduced(&s.key);
+fn gt_pow<B: Backend>(s: &Secret) -> Prepared {
+    let base = g::<B>();
+    let k = Sm9Scalar::<B>::from_bytes_reduced(&s.key);
     Prepared::new(
         move || base.pow_scalar(&k).to_bytes().to_vec(),
         move |s, out| {
@@ -113,10 +111,10 @@ fn gt_pow(s: &Secret) -> Prepared {
     )
 }
 
-fn gt_table_pow(s: &Secret) -> Prepared {
-    let base = g();
+fn gt_table_pow<B: Backend>(s: &Secret) -> Prepared {
+    let base = g::<B>();
     let table = GtTable::new(&base);
-    let k = Sm9Scalar::from_bytes_reduced(&s.key);
+    let k = Sm9Scalar::<B>::from_bytes_reduced(&s.key);
     Prepared::new(
         move || table.pow_scalar(&k).to_bytes().to_vec(),
         move |s, out| {
@@ -128,35 +126,35 @@ fn gt_table_pow(s: &Secret) -> Prepared {
 
 /// `e(P1, Q)` for a secret `Q = k·P2` (the shape of SM9 decryption: lines of the secret
 /// user key, then a pairing with a public G1 point).
-fn pairing_secret_g2(s: &Secret) -> Prepared {
-    let k = Sm9Scalar::from_bytes_reduced(&s.key);
-    let q = Sm9G2Curve::mul_generator(&k).to_affine();
+fn pairing_secret_g2<B: Backend>(s: &Secret) -> Prepared {
+    let k = Sm9Scalar::<B>::from_bytes_reduced(&s.key);
+    let q = Sm9G2Curve::<B>::mul_generator(&k).to_affine();
     Prepared::new(
         move || {
             let prepared = G2Prepared::new(&q);
-            sm_pairing::pairing_prepared(&sm_pairing::G1Affine::GENERATOR, &prepared)
+            sm_pairing::pairing_prepared(&G1Affine::<B>::GENERATOR, &prepared)
                 .to_bytes()
                 .to_vec()
         },
         |s, out| {
-            let want = g().pow_vartime(&limbs_of(&s.key));
+            let want = g::<B>().pow_vartime(&limbs_of(&s.key));
             ensure(out == want.to_bytes(), "e(P1, kP2) ≠ g^k")
         },
     )
 }
 
 /// `e(P, P2)` for a secret `P = k·P1`.
-fn pairing_secret_g1(s: &Secret) -> Prepared {
-    let k = Sm9Scalar::from_bytes_reduced(&s.key);
-    let p = Sm9G1Curve::mul_generator(&k).to_affine();
+fn pairing_secret_g1<B: Backend>(s: &Secret) -> Prepared {
+    let k = Sm9Scalar::<B>::from_bytes_reduced(&s.key);
+    let p = Sm9G1Curve::<B>::mul_generator(&k).to_affine();
     Prepared::new(
         move || {
-            sm_pairing::pairing(&p, &sm_pairing::G2Affine::GENERATOR)
+            sm_pairing::pairing(&p, &G2Affine::<B>::GENERATOR)
                 .to_bytes()
                 .to_vec()
         },
         |s, out| {
-            let want = g().pow_vartime(&limbs_of(&s.key));
+            let want = g::<B>().pow_vartime(&limbs_of(&s.key));
             ensure(out == want.to_bytes(), "e(kP1, P2) ≠ g^k")
         },
     )
@@ -187,8 +185,8 @@ fn canary(s: &Secret) -> Prepared {
 /// A deliberate leak of the same two kinds whose secret passes through a backend field
 /// multiplication first (on `asm`, the MULX/ADX kernels): memcheck must still track the secret
 /// through the limb code, or the leak after it would go unseen.
-fn canary_field_mul(s: &Secret) -> Prepared {
-    let a = Fp::<Sm2P>::from_bytes_reduced(&s.key);
+fn canary_field_mul<B: Backend>(s: &Secret) -> Prepared {
+    let a = Fp::<Sm2P, B>::from_bytes_reduced(&s.key);
     Prepared::new(
         move || {
             let b = (a * Fp::from_u64(0x9E37_79B9)).to_bytes();
@@ -207,7 +205,7 @@ fn canary_field_mul(s: &Secret) -> Prepared {
     )
 }
 
-pub(super) fn ops() -> Vec<Op> {
+pub(super) fn ops<B: Backend>() -> Vec<Op> {
     let op = |name, what, setup, dudect_default| Op {
         name,
         what,
@@ -224,92 +222,92 @@ pub(super) fn ops() -> Vec<Op> {
         op(
             "canary.field_mul",
             "a secret bit and byte of a·c in GF(p) (a deliberate leak after a backend mul)",
-            canary_field_mul,
+            canary_field_mul::<B>,
             false,
         ),
         op(
             "field.invert.sm2p",
             "a in GF(p) of SM2",
-            field_invert::<Sm2P>,
+            field_invert::<Sm2P, B>,
             true,
         ),
         op(
             "field.invert.sm2n",
             "a mod n of SM2",
-            field_invert::<Sm2N>,
+            field_invert::<Sm2N, B>,
             true,
         ),
         op(
             "field.invert.sm9p",
             "a in GF(p) of SM9",
-            field_invert::<Sm9P>,
+            field_invert::<Sm9P, B>,
             true,
         ),
         op(
             "field.invert.sm9n",
             "a mod n of SM9",
-            field_invert::<Sm9N>,
+            field_invert::<Sm9N, B>,
             true,
         ),
         op(
             "field.pow.sm2p",
             "exponent of 3^e in GF(p)",
-            field_pow,
+            field_pow::<B>,
             true,
         ),
         op(
             "sm2.mul_generator",
             "k of k·G (comb)",
-            mul_generator::<Sm2Curve>,
+            mul_generator::<Sm2Curve<B>>,
             true,
         ),
         op(
             "sm2.mul_point",
             "k of k·P (fixed window)",
-            mul_point::<Sm2Curve>,
+            mul_point::<Sm2Curve<B>>,
             true,
         ),
         op(
             "sm9.g1.mul_generator",
             "k of k·P1",
-            mul_generator::<Sm9G1Curve>,
+            mul_generator::<Sm9G1Curve<B>>,
             true,
         ),
         op(
             "sm9.g1.mul_point",
             "k of k·P",
-            mul_point::<Sm9G1Curve>,
+            mul_point::<Sm9G1Curve<B>>,
             true,
         ),
         op(
             "sm9.g2.mul_generator",
             "k of k·P2",
-            mul_generator::<Sm9G2Curve>,
+            mul_generator::<Sm9G2Curve<B>>,
             true,
         ),
         op(
             "sm9.g2.mul_point",
             "k of k·Q",
-            mul_point::<Sm9G2Curve>,
+            mul_point::<Sm9G2Curve<B>>,
             true,
         ),
-        op("gt.pow", "exponent of g^k", gt_pow, true),
+        op("gt.pow", "exponent of g^k", gt_pow::<B>, true),
         op(
             "gt.table_pow",
             "exponent of g^k (fixed-base table)",
-            gt_table_pow,
+            gt_table_pow::<B>,
             true,
         ),
         op(
             "pairing.secret_g2",
             "Q of e(P1, Q) with prepared lines",
-            pairing_secret_g2,
+            pairing_secret_g2::<B>,
             false,
         ),
         op(
             "pairing.secret_g1",
             "P of e(P, P2)",
-            pairing_secret_g1,
+            pairing_secret_g1::<B>,
             false,
         ),
     ]

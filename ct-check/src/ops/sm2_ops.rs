@@ -1,9 +1,11 @@
 //! SM2: key parsing and generation, signing, decryption (and encryption's secret nonce), key
-//! exchange on both sides.
+//! exchange on both sides, on the backend `B` (`sm2::generic`'s key types).
 
 use sm2::exchange::{Initiator, Responder};
+use sm2::generic::{PublicKey, SecretKey, SigningKey, VerifyingKey};
 use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
-use sm2::{Mode, PublicKey, SecretKey, SigningKey, VerifyingKey};
+use sm2::Mode;
+use sm_field::Backend;
 
 use super::{ensure, public_rng, Op, Prepared, Secret};
 use crate::valgrind::{classify, declassify};
@@ -11,21 +13,21 @@ use crate::valgrind::{classify, declassify};
 const MSG: &[u8] = b"constant-time check message";
 
 /// The secret key of `s`, with its public key declassified.
-fn secret_key(s: &Secret) -> SecretKey {
-    let sk = SecretKey::from_bytes(&s.key).expect("1 <= key < 2^255");
+fn secret_key<B: Backend>(s: &Secret) -> SecretKey<B> {
+    let sk = SecretKey::<B>::from_bytes(&s.key).expect("1 <= key < 2^255");
     // DECLASSIFY: the public key P = d·G is published.
     declassify(sk.public_key());
     sk
 }
 
 /// The key the harness recomputes in the clear for output checks.
-fn clear_key(s: &Secret) -> SecretKey {
-    SecretKey::from_bytes(&s.key).expect("valid")
+fn clear_key<B: Backend>(s: &Secret) -> SecretKey<B> {
+    SecretKey::<B>::from_bytes(&s.key).expect("valid")
 }
 
 /// A fixed public peer key (the other side of exchanges, the recipient of encryptions).
-fn peer_key() -> SecretKey {
-    SecretKey::from_bytes(&[0x42; 32]).expect("valid")
+fn peer_key<B: Backend>() -> SecretKey<B> {
+    SecretKey::<B>::from_bytes(&[0x42; 32]).expect("valid")
 }
 
 /// `template` with the first occurrence of `part` re-marked secret (the harness builds
@@ -48,16 +50,16 @@ fn public_copy(s: &Secret) -> [u8; 32] {
     k
 }
 
-fn key_from_bytes(s: &Secret) -> Prepared {
+fn key_from_bytes<B: Backend>(s: &Secret) -> Prepared {
     let bytes = s.key;
     Prepared::new(
         move || {
-            let sk = SecretKey::from_bytes(&bytes).expect("valid");
+            let sk = SecretKey::<B>::from_bytes(&bytes).expect("valid");
             declassify(sk.public_key()); // DECLASSIFY: public key.
             [&sk.to_bytes()[..], &sk.public_key().to_uncompressed()[..]].concat()
         },
         |s, out| {
-            let sk = clear_key(s);
+            let sk = clear_key::<B>(s);
             ensure(
                 out == [&s.key[..], &sk.public_key().to_uncompressed()[..]].concat(),
                 "key/public key mismatch",
@@ -66,28 +68,28 @@ fn key_from_bytes(s: &Secret) -> Prepared {
     )
 }
 
-fn keygen(s: &Secret) -> Prepared {
+fn keygen<B: Backend>(s: &Secret) -> Prepared {
     let s = s.clone();
     Prepared::new(
         move || {
-            let sk = SecretKey::random(&mut s.rng());
+            let sk = SecretKey::<B>::random(&mut s.rng());
             declassify(sk.public_key()); // DECLASSIFY: public key.
             [&sk.to_bytes()[..], &sk.public_key().to_uncompressed()[..]].concat()
         },
         |_, out| {
             let d: [u8; 32] = out[..32].try_into().map_err(|_| "len")?;
-            let sk = SecretKey::from_bytes(&d).map_err(|e| e.to_string())?;
+            let sk = SecretKey::<B>::from_bytes(&d).map_err(|e| e.to_string())?;
             ensure(out[32..] == sk.public_key().to_uncompressed(), "P ≠ d·G")
         },
     )
 }
 
-fn parse_with(
+fn parse_with<B: Backend>(
     s: &Secret,
-    encode: fn(&SecretKey) -> Vec<u8>,
-    decode: fn(&[u8]) -> SecretKey,
+    encode: fn(&SecretKey<B>) -> Vec<u8>,
+    decode: fn(&[u8]) -> SecretKey<B>,
 ) -> Prepared {
-    let clear = SecretKey::from_bytes(&public_copy(s)).expect("valid");
+    let clear = SecretKey::<B>::from_bytes(&public_copy(s)).expect("valid");
     let encoded = classify_part(encode(&clear), &clear.to_bytes()[..]);
     Prepared::new(
         move || {
@@ -99,27 +101,27 @@ fn parse_with(
     )
 }
 
-fn parse_pkcs8_der(s: &Secret) -> Prepared {
+fn parse_pkcs8_der<B: Backend>(s: &Secret) -> Prepared {
     parse_with(
         s,
         |k| k.to_pkcs8_der().expect("encode").as_bytes().to_vec(),
-        |d| SecretKey::from_pkcs8_der(d).expect("decode"),
+        |d| SecretKey::<B>::from_pkcs8_der(d).expect("decode"),
     )
 }
 
-fn parse_sec1_der(s: &Secret) -> Prepared {
+fn parse_sec1_der<B: Backend>(s: &Secret) -> Prepared {
     parse_with(
         s,
         |k| k.to_sec1_der().expect("encode").to_vec(),
-        |d| SecretKey::from_sec1_der(d).expect("decode"),
+        |d| SecretKey::<B>::from_sec1_der(d).expect("decode"),
     )
 }
 
-fn parse_pkcs8_pem(s: &Secret) -> Prepared {
+fn parse_pkcs8_pem<B: Backend>(s: &Secret) -> Prepared {
     // The secret characters are those whose 6 bits come only from key bytes: base64 maps
     // bytes 3j..3j+3 to characters 4j..4j+4, so the whole 3-byte groups inside the key's
     // span in the DER are classified; the armour, line breaks and framing stay public.
-    let clear = SecretKey::from_bytes(&public_copy(s)).expect("valid");
+    let clear = SecretKey::<B>::from_bytes(&public_copy(s)).expect("valid");
     let der = clear.to_pkcs8_der().expect("encode").as_bytes().to_vec();
     let d = clear.to_bytes();
     let at = der
@@ -139,7 +141,7 @@ fn parse_pkcs8_pem(s: &Secret) -> Prepared {
     }
     Prepared::new(
         move || {
-            let sk = SecretKey::from_pkcs8_pem(&pem).expect("decode");
+            let sk = SecretKey::<B>::from_pkcs8_pem(&pem).expect("decode");
             declassify(sk.public_key()); // DECLASSIFY: public key.
             sk.to_bytes().to_vec()
         },
@@ -148,8 +150,8 @@ fn parse_pkcs8_pem(s: &Secret) -> Prepared {
 }
 
 /// Encrypted PKCS#8: the password is the secret (and the key it protects).
-fn parse_encrypted_pkcs8(s: &Secret) -> Prepared {
-    let clear = SecretKey::from_bytes(&public_copy(s)).expect("valid");
+fn parse_encrypted_pkcs8<B: Backend>(s: &Secret) -> Prepared {
+    let clear = SecretKey::<B>::from_bytes(&public_copy(s)).expect("valid");
     let password = s.seed;
     let mut public_password = password;
     declassify(&public_password); // HARNESS: to build the encrypted document.
@@ -159,7 +161,7 @@ fn parse_encrypted_pkcs8(s: &Secret) -> Prepared {
     public_password.fill(0);
     Prepared::new(
         move || {
-            let sk = SecretKey::from_pkcs8_encrypted_der(&der, &password).expect("decode");
+            let sk = SecretKey::<B>::from_pkcs8_encrypted_der(&der, &password).expect("decode");
             declassify(sk.public_key()); // DECLASSIFY: public key.
             sk.to_bytes().to_vec()
         },
@@ -167,9 +169,9 @@ fn parse_encrypted_pkcs8(s: &Secret) -> Prepared {
     )
 }
 
-fn sign_with(s: &Secret, how: u8) -> Prepared {
-    let sk = secret_key(s);
-    let signer = SigningKey::new(&sk);
+fn sign_with<B: Backend>(s: &Secret, how: u8) -> Prepared {
+    let sk = secret_key::<B>(s);
+    let signer = SigningKey::<B>::new(&sk);
     // DECLASSIFY: the verifying key is the public key and its Z_A.
     declassify(signer.verifying_key());
     let s = s.clone();
@@ -184,7 +186,7 @@ fn sign_with(s: &Secret, how: u8) -> Prepared {
             sig.to_bytes().to_vec()
         },
         |s, out| {
-            let vk = VerifyingKey::new(clear_key(s).public_key());
+            let vk = VerifyingKey::<B>::new(clear_key::<B>(s).public_key());
             let sig = sm2::Signature::from_bytes(out).map_err(|e| e.to_string())?;
             ensure(vk.verify(MSG, &sig).is_ok(), "signature does not verify")
         },
@@ -193,9 +195,9 @@ fn sign_with(s: &Secret, how: u8) -> Prepared {
 
 /// Decryption of C1C3C2 or (`der`) GM/T 0009 DER, with the allocating functions or
 /// (`in_place`) the in-place ones.
-fn decrypt_with(s: &Secret, der: bool, in_place: bool) -> Prepared {
-    let sk = secret_key(s);
-    let pk: PublicKey = *sk.public_key();
+fn decrypt_with<B: Backend>(s: &Secret, der: bool, in_place: bool) -> Prepared {
+    let sk = secret_key::<B>(s);
+    let pk: PublicKey<B> = *sk.public_key();
     let ct = if der {
         pk.encrypt_der(&mut public_rng(1), MSG)
     } else {
@@ -222,9 +224,9 @@ fn decrypt_with(s: &Secret, der: bool, in_place: bool) -> Prepared {
     )
 }
 
-fn encrypt(s: &Secret) -> Prepared {
-    let recipient = peer_key();
-    let pk: PublicKey = *recipient.public_key();
+fn encrypt<B: Backend>(s: &Secret) -> Prepared {
+    let recipient = peer_key::<B>();
+    let pk: PublicKey<B> = *recipient.public_key();
     let s = s.clone();
     Prepared::new(
         move || {
@@ -244,9 +246,9 @@ fn encrypt(s: &Secret) -> Prepared {
 /// Batch decryption of eight C1C3C2 ciphertexts to the secret key (`sm2::batch`: the IFMA
 /// lanes where the CPU has them, natively under dudect; memcheck's CPU has no AVX-512, so it
 /// sees the scalar path).
-fn decrypt_batch(s: &Secret) -> Prepared {
-    let sk = secret_key(s);
-    let pk: PublicKey = *sk.public_key();
+fn decrypt_batch<B: Backend>(s: &Secret) -> Prepared {
+    let sk = secret_key::<B>(s);
+    let pk: PublicKey<B> = *sk.public_key();
     let mut r = public_rng(3);
     let cts: Vec<Vec<u8>> = (0..8)
         .map(|_| pk.encrypt(&mut r, MSG, Mode::C1C3C2).expect("encrypt"))
@@ -267,9 +269,9 @@ fn decrypt_batch(s: &Secret) -> Prepared {
 }
 
 /// Batch encryption of eight messages with secret ephemeral keys from the secret seed.
-fn encrypt_batch(s: &Secret) -> Prepared {
-    let recipient = peer_key();
-    let pk: PublicKey = *recipient.public_key();
+fn encrypt_batch<B: Backend>(s: &Secret) -> Prepared {
+    let recipient = peer_key::<B>();
+    let pk: PublicKey<B> = *recipient.public_key();
     let s = s.clone();
     Prepared::new(
         move || {
@@ -294,9 +296,9 @@ fn encrypt_batch(s: &Secret) -> Prepared {
 /// the protocol once to get the responder's reply (the same for the same seeds), so the timed
 /// part holds only the initiator's own steps (A1-A3 and A4-A10), not the peer's variable-time
 /// work on the initiator's published values.
-fn exchange_initiator(s: &Secret) -> Prepared {
-    let a = secret_key(s);
-    let b = peer_key();
+fn exchange_initiator<B: Backend>(s: &Secret) -> Prepared {
+    let a = secret_key::<B>(s);
+    let b = peer_key::<B>();
     let alice = Initiator::new(&a, b"alice", b.public_key(), b"bob").expect("new");
     let (alice, ra) = alice.start(&mut s.rng());
     declassify(&ra); // DECLASSIFY: R_A is sent to the responder.
@@ -321,9 +323,9 @@ fn exchange_initiator(s: &Secret) -> Prepared {
 
 /// The responder's side: static key and ephemeral secret; the initiator is public (its
 /// confirmation S_A is computed in setup, as for the initiator).
-fn exchange_responder(s: &Secret) -> Prepared {
-    let b = secret_key(s);
-    let a = peer_key();
+fn exchange_responder<B: Backend>(s: &Secret) -> Prepared {
+    let b = secret_key::<B>(s);
+    let a = peer_key::<B>();
     let alice = Initiator::new(&a, b"alice", b.public_key(), b"bob").expect("new");
     let (alice, ra) = alice.start(&mut public_rng(3));
     let bob = Responder::new(&b, b"bob", a.public_key(), b"alice").expect("new");
@@ -347,7 +349,7 @@ fn exchange_responder(s: &Secret) -> Prepared {
     )
 }
 
-pub(super) fn ops() -> Vec<Op> {
+pub(super) fn ops<B: Backend>() -> Vec<Op> {
     let op = |name, what, setup, dudect_default| Op {
         name,
         what,
@@ -358,94 +360,99 @@ pub(super) fn ops() -> Vec<Op> {
         op(
             "sm2.key.from_bytes",
             "d; computes P = d·G",
-            key_from_bytes as fn(&Secret) -> Prepared,
+            key_from_bytes::<B> as fn(&Secret) -> Prepared,
             true,
         ),
-        op("sm2.key.generate", "RNG output", keygen, true),
+        op("sm2.key.generate", "RNG output", keygen::<B>, true),
         op(
             "sm2.key.pkcs8_der",
             "d inside PKCS#8 DER",
-            parse_pkcs8_der,
+            parse_pkcs8_der::<B>,
             true,
         ),
         op(
             "sm2.key.sec1_der",
             "d inside SEC1 DER",
-            parse_sec1_der,
+            parse_sec1_der::<B>,
             true,
         ),
         op(
             "sm2.key.pkcs8_pem",
             "base64 body of PKCS#8 PEM",
-            parse_pkcs8_pem,
+            parse_pkcs8_pem::<B>,
             true,
         ),
         op(
             "sm2.key.encrypted_pkcs8",
             "password (PBKDF2-HMAC-SM3, SM4-CBC)",
-            parse_encrypted_pkcs8,
+            parse_encrypted_pkcs8::<B>,
             true,
         ),
-        op("sm2.sign", "d, random nonce k", |s| sign_with(s, 0), true),
+        op(
+            "sm2.sign",
+            "d, random nonce k",
+            |s| sign_with::<B>(s, 0),
+            true,
+        ),
         op(
             "sm2.sign_hedged",
             "d, hedged nonce",
-            |s| sign_with(s, 1),
+            |s| sign_with::<B>(s, 1),
             true,
         ),
         op(
             "sm2.sign_deterministic",
             "d (RFC 6979 nonce)",
-            |s| sign_with(s, 2),
+            |s| sign_with::<B>(s, 2),
             true,
         ),
         op(
             "sm2.decrypt",
             "d (C1C3C2)",
-            |s| decrypt_with(s, false, false),
+            |s| decrypt_with::<B>(s, false, false),
             true,
         ),
         op(
             "sm2.decrypt_der",
             "d (GM/T 0009 DER)",
-            |s| decrypt_with(s, true, false),
+            |s| decrypt_with::<B>(s, true, false),
             true,
         ),
         op(
             "sm2.decrypt_in_place",
             "d (C1C3C2, decrypted in place)",
-            |s| decrypt_with(s, false, true),
+            |s| decrypt_with::<B>(s, false, true),
             true,
         ),
         op(
             "sm2.decrypt_der_in_place",
             "d (GM/T 0009 DER, decrypted in place)",
-            |s| decrypt_with(s, true, true),
+            |s| decrypt_with::<B>(s, true, true),
             true,
         ),
-        op("sm2.encrypt", "ephemeral k", encrypt, true),
+        op("sm2.encrypt", "ephemeral k", encrypt::<B>, true),
         op(
             "sm2.decrypt_batch",
             "d (eight C1C3C2 ciphertexts, batch::decrypt_batch)",
-            decrypt_batch,
+            decrypt_batch::<B>,
             true,
         ),
         op(
             "sm2.encrypt_batch",
             "eight ephemeral k (batch::encrypt_batch)",
-            encrypt_batch,
+            encrypt_batch::<B>,
             true,
         ),
         op(
             "sm2.exchange.initiator",
             "d_A, r_A",
-            exchange_initiator,
+            exchange_initiator::<B>,
             true,
         ),
         op(
             "sm2.exchange.responder",
             "d_B, r_B",
-            exchange_responder,
+            exchange_responder::<B>,
             true,
         ),
     ]

@@ -15,6 +15,10 @@
 //! exponentiation are identical for every variant; Miller-loop values differ by factors in proper
 //! subfields (line scalings, vertical lines), which the final exponentiation removes.
 //!
+//! For the ledger's SM9 rows, [`Prepared`] records a fixed G2 point's lines under a
+//! configuration (as [`crate::G2Prepared`] does for production), [`multi_pairing_prepared`]
+//! pairs with them, and [`gt_table_pow`] is [`crate::GtTable::pow`] over a configuration's tower.
+//!
 //! Inversions go through [`invert_fp`], which counts them ([`inversions`]): `Counting<B>` only
 //! sees the multiplications of an inversion, and the constant-time inversion (safegcd) has none.
 //!
@@ -37,8 +41,9 @@ use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use sm_field::{Backend, Fp, Fp12, Fp2, Fp4, Modulus, Sm9N, Sm9P};
 use subtle::ConditionallySelectable;
 
-use crate::exponent::naf;
-use crate::{G1Affine, G2Affine, Gt, Step, ATE_LOOP, BN_T};
+use crate::exponent::{naf, signed_digits, split_exponent};
+use crate::gt::{ct_lookup, TABLE_ENTRIES, TABLE_ROWS, TABLE_W};
+use crate::{G1Affine, G2Affine, Gt, GtTable, Step, ATE_LOOP, BN_T};
 
 type Fp1<B> = Fp<Sm9P, B>;
 
@@ -898,15 +903,56 @@ impl<C: Config, B: Backend> sm_field::Job for Stages<'_, C, B> {
     }
 }
 
-fn multi_miller_loop_on<C: Config, B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Fp12<B> {
-    type P<C, B> = <<C as Config>::Lines as Lines>::Point<B>;
-    let q: Vec<_> = pairs.iter().map(|(_, q)| g2_xy(q)).collect();
-    let mut pts: Vec<P<C, B>> = q.iter().map(|(x, y)| C::Lines::start(x, y)).collect();
-    let p: Vec<_> = pairs.iter().map(|(p, _)| g1_xy(p)).collect();
-    let q_neg: Vec<_> = q.iter().map(|(x, y)| (*x, y.neg())).collect();
-    let frob: Vec<_> = q.iter().map(|(x, y)| frobenius_addends(x, y)).collect();
-    let frob1: Vec<_> = frob.iter().map(|f| f[0]).collect();
-    let frob2: Vec<_> = frob.iter().map(|f| f[1]).collect();
+/// One step's lines (one per pair) and, with denominators, the vertical lines through each
+/// pair's new T.
+type StepLines<B> = (Vec<Line<B>>, Vec<(Fp2<B>, Fp2<B>)>);
+
+/// The lines of the pairs' Q computed on the fly under `C`: `next(step, out)` advances every T
+/// by one step of the schedule and writes its lines into `out`.
+struct OnTheFly<C: Config, B: Backend> {
+    pts: Vec<<C::Lines as Lines>::Point<B>>,
+    q: Vec<(Fp2<B>, Fp2<B>)>,
+    q_neg: Vec<(Fp2<B>, Fp2<B>)>,
+    frob1: Vec<(Fp2<B>, Fp2<B>)>,
+    frob2: Vec<(Fp2<B>, Fp2<B>)>,
+}
+
+impl<C: Config, B: Backend> OnTheFly<C, B> {
+    fn new(qs: &[G2Affine<B>]) -> Self {
+        let q: Vec<_> = qs.iter().map(g2_xy).collect();
+        let frob: Vec<_> = q.iter().map(|(x, y)| frobenius_addends(x, y)).collect();
+        Self {
+            pts: q.iter().map(|(x, y)| C::Lines::start(x, y)).collect(),
+            q_neg: q.iter().map(|(x, y)| (*x, y.neg())).collect(),
+            frob1: frob.iter().map(|f| f[0]).collect(),
+            frob2: frob.iter().map(|f| f[1]).collect(),
+            q,
+        }
+    }
+
+    fn next(&mut self, step: Step, out: &mut StepLines<B>) {
+        let addends = match step {
+            Step::Double => None,
+            Step::AddQ => Some(&self.q[..]),
+            Step::SubQ => Some(&self.q_neg[..]),
+            Step::AddFrobenius => Some(&self.frob1[..]),
+            Step::SubFrobenius2 => Some(&self.frob2[..]),
+        };
+        out.0.clear();
+        out.1.clear();
+        C::Lines::step::<C::Tower, B>(&mut self.pts, addends, &mut out.0);
+        if C::Form::DENOMINATORS {
+            out.1.extend(self.pts.iter().map(C::Lines::vertical));
+        }
+    }
+}
+
+/// The product of the Miller loops of P's (affine coordinates) whose lines `source(i, step,
+/// out)` writes for step `i` of `C`'s schedule.
+fn accumulate<C: Config, B: Backend>(
+    p: &[(Fp1<B>, Fp1<B>)],
+    mut source: impl FnMut(usize, Step, &mut StepLines<B>),
+) -> Fp12<B> {
     let xp3: Vec<_> = p
         .iter()
         .map(|(x, _)| {
@@ -916,7 +962,7 @@ fn multi_miller_loop_on<C: Config, B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B
         .collect();
     let mut f = Fp12::ONE;
     let mut g = Fp12::ONE;
-    let mut lines = Vec::with_capacity(pairs.len());
+    let mut out = (Vec::with_capacity(p.len()), Vec::with_capacity(p.len()));
     for (i, step) in schedule::<C::LoopDigits>().iter().enumerate() {
         if *step == Step::Double && i != 0 {
             f = C::Tower::sqr12(&f);
@@ -924,16 +970,8 @@ fn multi_miller_loop_on<C: Config, B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B
                 g = C::Tower::sqr12(&g);
             }
         }
-        let addends = match step {
-            Step::Double => None,
-            Step::AddQ => Some(&q[..]),
-            Step::SubQ => Some(&q_neg[..]),
-            Step::AddFrobenius => Some(&frob1[..]),
-            Step::SubFrobenius2 => Some(&frob2[..]),
-        };
-        lines.clear();
-        C::Lines::step::<C::Tower, B>(&mut pts, addends, &mut lines);
-        for (j, (l, (px, py))) in lines.iter().zip(&p).enumerate() {
+        source(i, *step, &mut out);
+        for (j, (l, (px, py))) in out.0.iter().zip(p).enumerate() {
             let xp = if l.tangent3 { xp3[j].1 } else { xp3[j].0 };
             let (b, c) = (l.c2.mul_by_fp(&xp), l.c3.mul_by_fp(py));
             f = if i == 0 && j == 0 {
@@ -942,7 +980,7 @@ fn multi_miller_loop_on<C: Config, B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B
                 C::Product::mul::<C::Tower, B>(&f, &l.c0, &b, &c)
             };
             if C::Form::DENOMINATORS && *step != Step::SubFrobenius2 {
-                let (va, vb) = C::Lines::vertical(&pts[j]);
+                let (va, vb) = out.1[j];
                 g = C::Product::mul::<C::Tower, B>(&g, &va, &vb.mul_by_fp(px), &Fp2::ZERO);
             }
         }
@@ -951,6 +989,91 @@ fn multi_miller_loop_on<C: Config, B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B
         f = C::Tower::mul12(&f, &invert12::<C::Tower, B>(&g));
     }
     f
+}
+
+fn multi_miller_loop_on<C: Config, B: Backend>(pairs: &[(G1Affine<B>, G2Affine<B>)]) -> Fp12<B> {
+    let qs: Vec<_> = pairs.iter().map(|(_, q)| *q).collect();
+    let mut lines = OnTheFly::<C, B>::new(&qs);
+    let p: Vec<_> = pairs.iter().map(|(p, _)| g1_xy(p)).collect();
+    accumulate::<C, B>(&p, |_, step, out| lines.next(step, out))
+}
+
+/// The lines of a fixed G2 point under `C` (its schedule, its line formulas and, with
+/// denominators, its vertical lines), recorded once like [`crate::G2Prepared`], so that
+/// pairings with it do no G2 arithmetic: what SM9 verification (lines of P2 and Ppub-s) and
+/// decryption (lines of the user key) time per call. The point must not be the identity.
+pub struct Prepared<C: Config, B: Backend> {
+    lines: Vec<Line<B>>,
+    verticals: Vec<(Fp2<B>, Fp2<B>)>,
+    _c: PhantomData<C>,
+}
+
+impl<C: Config, B: Backend> Prepared<C, B> {
+    /// Runs `C`'s schedule once on Q and records its lines (on `B` itself, not dispatched: a
+    /// precomputation, not timed).
+    pub fn new(q: &G2Affine<B>) -> Self {
+        let mut src = OnTheFly::<C, B>::new(&[*q]);
+        let (mut lines, mut verticals) = (Vec::new(), Vec::new());
+        let mut out = (Vec::with_capacity(1), Vec::with_capacity(1));
+        for step in schedule::<C::LoopDigits>() {
+            src.next(step, &mut out);
+            lines.push(out.0[0]);
+            verticals.extend(out.1.first());
+        }
+        Self {
+            lines,
+            verticals,
+            _c: PhantomData,
+        }
+    }
+}
+
+/// [`Prepared`] pairs' Miller loops and final exponentiation as one dispatched job.
+struct PreparedStages<'a, C: Config, B: Backend> {
+    pairs: &'a [(G1Affine<B>, &'a Prepared<C, B>)],
+}
+
+impl<C: Config, B: Backend> sm_field::Job for PreparedStages<'_, C, B> {
+    type Output = Gt<B>;
+    fn run<B2: Backend>(self) -> Gt<B> {
+        let p: Vec<_> = self
+            .pairs
+            .iter()
+            .map(|(p, _)| g1_xy(&p.to_backend::<B2>()))
+            .collect();
+        let f = accumulate::<C, B2>(&p, |i, _, out| {
+            // A limb copy per line, as the production `G2Prepared` replay does.
+            out.0.clear();
+            out.1.clear();
+            for (_, q) in self.pairs {
+                let l = &q.lines[i];
+                out.0.push(Line {
+                    c0: l.c0.to_backend(),
+                    c2: l.c2.to_backend(),
+                    c3: l.c3.to_backend(),
+                    tangent3: l.tangent3,
+                });
+                if C::Form::DENOMINATORS {
+                    let (a, b) = &q.verticals[i];
+                    out.1.push((a.to_backend(), b.to_backend()));
+                }
+            }
+        });
+        final_exponentiation_on::<C, B2>(&f).to_backend()
+    }
+}
+
+/// ∏ e(Pᵢ, Qᵢ) under `C` for prepared Qᵢ (like [`crate::multi_miller_loop_prepared`] followed
+/// by [`crate::final_exponentiation`]; the P's must not be the identity).
+pub fn multi_pairing_prepared<C: Config, B: Backend>(
+    pairs: &[(G1Affine<B>, &Prepared<C, B>)],
+) -> Gt<B> {
+    B::dispatch(PreparedStages { pairs })
+}
+
+/// e(P, Q) under `C` for a prepared Q (like [`crate::pairing_prepared`]).
+pub fn pairing_prepared<C: Config, B: Backend>(p: &G1Affine<B>, q: &Prepared<C, B>) -> Gt<B> {
+    multi_pairing_prepared(&[(*p, q)])
 }
 
 /// The Miller loop of e(P, Q) under `C`.
@@ -1035,6 +1158,32 @@ pub fn gt_pow_unsplit<B: Backend>(g: &Gt<B>, k: &[u64; 4]) -> Gt<B> {
     acc
 }
 
+/// [`GtTable::pow`] with its products taken by the tower `T`: the same table (the production
+/// one), the same 2-way Frobenius split and signed radix-32 digits, the same constant-time
+/// lookups; SM9 signing's `w = g^r`, where the tower's products are all the GT work.
+pub fn gt_table_pow<T: Tower, B: Backend>(table: &GtTable<B>, k: &[u64; 4]) -> Gt<B> {
+    struct Pow<'a, T, B: Backend>(&'a GtTable<B>, &'a [u64; 4], PhantomData<T>);
+    impl<T: Tower, B: Backend> sm_field::Job for Pow<'_, T, B> {
+        type Output = Gt<B>;
+        fn run<B2: Backend>(self) -> Gt<B> {
+            let lookup =
+                |row: &[Fp12<B>; TABLE_ENTRIES], d: i8| ct_lookup::<B2, B, TABLE_ENTRIES>(row, d);
+            let (k0, k1) = split_exponent(self.1);
+            let d0 = signed_digits::<TABLE_W, TABLE_ROWS>(k0);
+            let d1 = signed_digits::<TABLE_W, TABLE_ROWS>(k1);
+            let rows = &self.0.rows;
+            let mut acc0 = lookup(&rows[0], d0[0]);
+            let mut acc1 = lookup(&rows[0], d1[0]);
+            for (i, row) in rows.iter().enumerate().skip(1) {
+                acc0 = T::mul12(&acc0, &lookup(row, d0[i]));
+                acc1 = T::mul12(&acc1, &lookup(row, d1[i]));
+            }
+            Gt::from_fp12_unchecked(T::mul12(&acc0, &acc1.frobenius_map(1)).to_backend())
+        }
+    }
+    B::dispatch(Pow::<T, B>(table, k, PhantomData))
+}
+
 /// A backend that forwards to `B` but never batches products ([`Backend::mul_batch`] one pair
 /// at a time, [`Backend::BATCH`] false): `NoBatch<MulxIfma>` is the x86_64 backend without its
 /// AVX-512 IFMA batching. Its [`Backend::dispatch`] follows `B`'s and keeps the wrapper, so
@@ -1112,7 +1261,8 @@ pub trait Visitor {
 
 /// Calls `v` once per optimization, with the configuration that switches only it off. Adding a
 /// variant is one strategy type (implementing the strategy trait of its stage) and one call
-/// here; the ledger (`cargo xtask ledger`) and `tests/ledger_variants.rs` pick it up.
+/// here; the ledger (`cargo xtask ledger`: its pairing-stage row and its SM9 sign / verify /
+/// decrypt rows) and `tests/ledger_variants.rs` pick it up.
 pub fn visit_rows(v: &mut impl Visitor) {
     type V<T, L, P, F, LD, H, Cy, TD> = Variant<T, L, P, F, LD, H, Cy, TD>;
     type Kt = Karatsuba;

@@ -128,6 +128,10 @@ pub fn cases(backends: &[String], prefix: &str) -> Vec<Case> {
             "u64" => for_backend::<sm_field::U64>(&mut out, prefix),
             "u32" => for_backend::<sm_field::U32>(&mut out, prefix),
             #[cfg(target_arch = "x86_64")]
+            "mulx" => for_backend::<sm_field::Mulx>(&mut out, prefix),
+            #[cfg(target_arch = "x86_64")]
+            "mulx-ifma" => for_backend::<sm_field::MulxIfma>(&mut out, prefix),
+            #[cfg(target_arch = "x86_64")]
             "asm" => for_backend::<sm_field::Asm>(&mut out, prefix),
             _ => {}
         }

@@ -307,6 +307,10 @@ pub fn cases(backends: &[String], prefix: &str) -> Vec<Case> {
             "u64" => cases_for::<sm_field::U64>(&mut out, prefix),
             "u32" => cases_for::<sm_field::U32>(&mut out, prefix),
             #[cfg(target_arch = "x86_64")]
+            "mulx" => cases_for::<sm_field::Mulx>(&mut out, prefix),
+            #[cfg(target_arch = "x86_64")]
+            "mulx-ifma" => cases_for::<sm_field::MulxIfma>(&mut out, prefix),
+            #[cfg(target_arch = "x86_64")]
             "asm" => cases_for::<sm_field::Asm>(&mut out, prefix),
             _ => {}
         }

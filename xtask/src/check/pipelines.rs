@@ -79,16 +79,17 @@ fn compare<B: Backend>(seed: u64) -> Result<(), String> {
 }
 
 /// Every pipeline on every backend, `runs` seeds each.
-pub fn backends(runs: u64, seed: u64) -> Result<(), String> {
+pub fn backends(runs: u64, seed: u64, backends: &[String]) -> Result<(), String> {
     let names: Vec<&str> = outputs::<U64>(seed).iter().map(|(n, _)| *n).collect();
     for i in 0..runs {
-        compare::<sm_field::U32>(seed.wrapping_add(i))?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        compare::<sm_field::Asm>(seed.wrapping_add(i))?;
+        for b in backends {
+            super::with_backend!(b.as_str(), B => compare::<B>(seed.wrapping_add(i)))?;
+        }
     }
     println!(
-        "ok  pipelines on {} seeds, every backend = u64: {}",
+        "ok  pipelines on {} seeds, {} = u64: {}",
         runs,
+        backends.join(", "),
         names.join("; ")
     );
     Ok(())
