@@ -130,7 +130,7 @@ impl<B: Backend> Fp2<B> {
         let v0 = self.c0.mul(&rhs.c0);
         let v1 = self.c1.mul(&rhs.c1);
         let s = self.c0.add(&self.c1).mul(&rhs.c0.add(&rhs.c1));
-        Self::mul_combine([v0, v1, s])
+        Self::mul_combine(&v0, &v1, &s)
     }
 
     /// `self²` by complex squaring (2 multiplications): with `m = a0·a1`,
@@ -159,7 +159,7 @@ impl<B: Backend> Fp2<B> {
     /// The recombination of [`mul`](Self::mul) from the products of
     /// [`mul_factors`](Self::mul_factors), `[v0, v1, s]`: `v0 − 2·v1 + (s − v0 − v1)·u`.
     #[inline(always)]
-    pub(crate) fn mul_combine([v0, v1, s]: [Fp1<B>; 3]) -> Self {
+    pub(crate) fn mul_combine(v0: &Fp1<B>, v1: &Fp1<B>, s: &Fp1<B>) -> Self {
         Self {
             c0: v0.sub(&v1.double()),
             c1: s.sub(&v0).sub(&v1),

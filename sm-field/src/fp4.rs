@@ -97,16 +97,16 @@ impl<B: Backend> Fp4<B> {
     /// `self · rhs` by Karatsuba (3 GF(p²) multiplications):
     /// `c0 = a0·b0 + u·a1·b1`, `c1 = (a0 + a1)(b0 + b1) − a0·b0 − a1·b1`. The recombination
     /// (`mul_combine`) is shared with the batched tower products, which stage the same factor
-    /// pairs (`mul_factors`); here the products take their operands by reference, because
-    /// routing them through the by-value factor array copied them around (Fp4 mul 317 → 354 ns
-    /// on `Mulx`, `cargo xtask bench --against main`). Not inlined, like [`Fp2::mul`] (code size;
-    /// see there).
+    /// pairs (`mul_factors`); here the products take their operands by reference and the
+    /// recombination takes them by reference too (routed through by-value arrays they were
+    /// copied: Fp4 mul 317 → 354 ns on `Mulx`). Not inlined, like [`Fp2::mul`] (code size; see
+    /// there).
     #[inline(never)]
     pub fn mul(&self, rhs: &Self) -> Self {
         let v0 = self.c0.mul(&rhs.c0);
         let v1 = self.c1.mul(&rhs.c1);
         let s = self.c0.add(&self.c1).mul(&rhs.c0.add(&rhs.c1));
-        Self::mul_combine([v0, v1, s])
+        Self::mul_combine(&v0, &v1, &s)
     }
 
     /// `self²` by complex squaring (2 GF(p²) multiplications): with `m = a0·a1`,
@@ -115,7 +115,7 @@ impl<B: Backend> Fp4<B> {
     pub fn square(&self) -> Self {
         let m = self.c0.mul(&self.c1);
         let t = self.c0.add(&self.c1).mul(&self.c0.add_mul_by_u(&self.c1));
-        Self::square_combine([m, t])
+        Self::square_combine(&m, &t)
     }
 
     /// Multiplication by an element of GF(p²) (2 GF(p²) multiplications).
@@ -138,7 +138,7 @@ impl<B: Backend> Fp4<B> {
     /// The recombination of [`mul`](Self::mul) from the products `[v0, v1, s]` of
     /// [`mul_factors`](Self::mul_factors).
     #[inline(always)]
-    fn mul_combine([v0, v1, s]: [Fp2<B>; 3]) -> Self {
+    fn mul_combine(v0: &Fp2<B>, v1: &Fp2<B>, s: &Fp2<B>) -> Self {
         Self {
             c0: v0.add_mul_by_u(&v1),
             c1: s.sub(&v0).sub(&v1),
@@ -157,7 +157,7 @@ impl<B: Backend> Fp4<B> {
     /// The recombination of [`square`](Self::square) from the products `[m, t]` of
     /// [`square_factors`](Self::square_factors).
     #[inline(always)]
-    fn square_combine([m, t]: [Fp2<B>; 2]) -> Self {
+    fn square_combine(m: &Fp2<B>, t: &Fp2<B>) -> Self {
         Self {
             c0: t.sub(&m).sub_mul_by_u(&m),
             c1: m.double(),
@@ -191,7 +191,14 @@ impl<B: Backend> Fp4<B> {
         if B::BATCH {
             Self::products_batched(ops)
         } else {
-            ops.map(Op4::eval)
+            // A plain loop, not `array::map`: that was compiled as a call taking and returning
+            // the arrays (Fp12 square and sparse product 9-13 % slower on `Mulx`); this one
+            // unrolls into the formula.
+            let mut out = [Self::ZERO; N];
+            for (o, op) in out.iter_mut().zip(ops) {
+                *o = op.eval();
+            }
+            out
         }
     }
 
@@ -207,12 +214,12 @@ impl<B: Backend> Fp4<B> {
         );
         let n = ops.iter().fold(0, |n, op| op.stage(x, y, n));
         B::mul_batch::<Sm9P>(&x[..n], &y[..n], &mut r[..n]);
+        let mut out = [Self::ZERO; N];
         let mut n = 0;
-        ops.map(|op| {
-            let (v, next) = op.combine(r, n);
-            n = next;
-            v
-        })
+        for (o, op) in out.iter_mut().zip(ops) {
+            (*o, n) = op.combine(r, n);
+        }
+        out
     }
 
     /// `[x²; N]` for N elements at once (`products` of N squarings: on a backend with batches,
@@ -326,12 +333,12 @@ impl<B: Backend> Op4<'_, B> {
     fn combine(self, r: &[Limbs], n: usize) -> (Fp4<B>, usize) {
         match self {
             Op4::Mul(..) => {
-                let (p, n) = staged_products(r, n);
-                (Fp4::mul_combine(p), n)
+                let ([v0, v1, s], n) = staged_products(r, n);
+                (Fp4::mul_combine(&v0, &v1, &s), n)
             }
             Op4::Square(..) => {
-                let (p, n) = staged_products(r, n);
-                (Fp4::square_combine(p), n)
+                let ([m, t], n) = staged_products(r, n);
+                (Fp4::square_combine(&m, &t), n)
             }
             Op4::MulFp2(..) => {
                 let (p, n) = staged_products(r, n);
@@ -367,7 +374,8 @@ fn staged_products<B: Backend, const K: usize>(r: &[Limbs], n: usize) -> ([Fp2<B
     let p = core::array::from_fn(|i| {
         let v = &r[n + 3 * i..n + 3 * i + 3];
         // Fully reduced Montgomery limbs, by the `Backend` contract.
-        Fp2::mul_combine([0, 1, 2].map(|j| Fp::from_mont_unchecked(v[j])))
+        let [v0, v1, s] = [0, 1, 2].map(|j| Fp::from_mont_unchecked(v[j]));
+        Fp2::mul_combine(&v0, &v1, &s)
     });
     (p, n + 3 * K)
 }
