@@ -162,7 +162,7 @@ impl<B: Backend> Fp2<B> {
     pub(crate) fn mul_combine(v0: &Fp1<B>, v1: &Fp1<B>, s: &Fp1<B>) -> Self {
         Self {
             c0: v0.sub(&v1.double()),
-            c1: s.sub(&v0).sub(&v1),
+            c1: s.sub(v0).sub(v1),
         }
     }
 

@@ -140,8 +140,8 @@ impl<B: Backend> Fp4<B> {
     #[inline(always)]
     fn mul_combine(v0: &Fp2<B>, v1: &Fp2<B>, s: &Fp2<B>) -> Self {
         Self {
-            c0: v0.add_mul_by_u(&v1),
-            c1: s.sub(&v0).sub(&v1),
+            c0: v0.add_mul_by_u(v1),
+            c1: s.sub(v0).sub(v1),
         }
     }
 
@@ -159,7 +159,7 @@ impl<B: Backend> Fp4<B> {
     #[inline(always)]
     fn square_combine(m: &Fp2<B>, t: &Fp2<B>) -> Self {
         Self {
-            c0: t.sub(&m).sub_mul_by_u(&m),
+            c0: t.sub(m).sub_mul_by_u(m),
             c1: m.double(),
         }
     }
