@@ -24,7 +24,7 @@ use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
 use crate::fp2::tower_ops;
-use crate::fp4::{part, take};
+use crate::fp4::Op4;
 use crate::modulus::{mont_mul_const, to_mont_const};
 use crate::{Backend, DefaultBackend, Fp, Fp1, Fp2, Fp4, Limbs, Modulus, Sm9P};
 
@@ -185,33 +185,21 @@ impl<B: Backend> Fp12<B> {
     /// `c0 = v0 + ξ((a1 + a2)(b1 + b2) − v1 − v2)`, `c1 = (a0 + a1)(b0 + b1) − v0 − v1 + ξ·v2`,
     /// `c2 = (a0 + a2)(b0 + b2) − v0 + v1 − v2`.
     ///
-    /// The 54 GF(p) products (6 GF(p⁴) Karatsuba products of 9) are independent and go to the
-    /// backend in one batched multiplication ([`Backend::mul_batch`]) when it prefers batches
-    /// ([`Backend::BATCH`]); the additions before and after are those of [`Fp4::mul`].
+    /// The six GF(p⁴) products are one `Fp4::products` call: on a backend with batches
+    /// ([`Backend::BATCH`]) their 54 GF(p) products go to it in one [`Backend::mul_batch`].
     pub fn mul(&self, rhs: &Self) -> Self {
-        if !B::BATCH {
-            return self.mul_direct(rhs);
-        }
         let (a, b) = (self, rhs);
-        let mut x = [[[0u64; 4]; 9]; 6];
-        let mut y = [[[0u64; 4]; 9]; 6];
-        let mut r = [[[0u64; 4]; 9]; 6];
-        a.c0.mul_operands(&b.c0, &mut x[0], &mut y[0]);
-        a.c1.mul_operands(&b.c1, &mut x[1], &mut y[1]);
-        a.c2.mul_operands(&b.c2, &mut x[2], &mut y[2]);
-        a.c1.add(&a.c2)
-            .mul_operands(&b.c1.add(&b.c2), &mut x[3], &mut y[3]);
-        a.c0.add(&a.c1)
-            .mul_operands(&b.c0.add(&b.c1), &mut x[4], &mut y[4]);
-        a.c0.add(&a.c2)
-            .mul_operands(&b.c0.add(&b.c2), &mut x[5], &mut y[5]);
-        B::mul_batch::<Sm9P>(x.as_flattened(), y.as_flattened(), r.as_flattened_mut());
-        let v0 = Fp4::mul_from_products(&r[0]);
-        let v1 = Fp4::mul_from_products(&r[1]);
-        let v2 = Fp4::mul_from_products(&r[2]);
-        let t12 = Fp4::mul_from_products(&r[3]).sub(&v1).sub(&v2);
-        let t01 = Fp4::mul_from_products(&r[4]).sub(&v0).sub(&v1);
-        let t02 = Fp4::mul_from_products(&r[5]).sub(&v0).add(&v1).sub(&v2);
+        let [v0, v1, v2, s12, s01, s02] = Fp4::products([
+            Op4::Mul(&a.c0, &b.c0),
+            Op4::Mul(&a.c1, &b.c1),
+            Op4::Mul(&a.c2, &b.c2),
+            Op4::Mul(&a.c1.add(&a.c2), &b.c1.add(&b.c2)),
+            Op4::Mul(&a.c0.add(&a.c1), &b.c0.add(&b.c1)),
+            Op4::Mul(&a.c0.add(&a.c2), &b.c0.add(&b.c2)),
+        ]);
+        let t12 = s12.sub(&v1).sub(&v2);
+        let t01 = s01.sub(&v0).sub(&v1);
+        let t02 = s02.sub(&v0).add(&v1).sub(&v2);
         Self {
             c0: v0.add_mul_by_v(&t12),
             c1: t01.add_mul_by_v(&v2),
@@ -222,41 +210,20 @@ impl<B: Backend> Fp12<B> {
     /// `self²` by Chung–Hasan SQR2 (Devegili et al., ePrint 2006/471 §4.2): `s0 = a0²`,
     /// `s1 = 2·a1·a2`, `s2 = (a0 − a1 + a2)²`, `s3 = 2·a0·a1`, `s4 = a2²`;
     /// `c0 = s0 + ξ·s1`, `c1 = s3 + ξ·s4`, `c2 = s1 + s2 + s3 − s0 − s4`.
-    /// The 36 GF(p) products (two GF(p⁴) products of 9, three squarings of 6) go to the backend
-    /// in one batched multiplication (when the backend prefers batches).
+    ///
+    /// Two GF(p⁴) products and three squarings in one `Fp4::products` call (36 GF(p) products
+    /// in one batch on a backend with batches).
     pub fn square(&self) -> Self {
-        if !B::BATCH {
-            return self.square_direct();
-        }
         let a = self;
-        let mut x = [[0u64; 4]; 36];
-        let mut y = [[0u64; 4]; 36];
-        let mut r = [[0u64; 4]; 36];
-        {
-            let (x12, xs) = take::<9>(&mut x);
-            let (y12, ys) = take::<9>(&mut y);
-            a.c1.mul_operands(&a.c2, x12, y12);
-            let (x01, xs) = take::<9>(xs);
-            let (y01, ys) = take::<9>(ys);
-            a.c0.mul_operands(&a.c1, x01, y01);
-            let (x0, xs) = take::<6>(xs);
-            let (y0, ys) = take::<6>(ys);
-            a.c0.square_operands(x0, y0);
-            let (x2, xs) = take::<6>(xs);
-            let (y2, ys) = take::<6>(ys);
-            a.c0.sub(&a.c1).add(&a.c2).square_operands(x2, y2);
-            a.c2.square_operands(take::<6>(xs).0, take::<6>(ys).0);
-        }
-        B::mul_batch::<Sm9P>(&x, &y, &mut r);
-        let (r12, rs) = part::<9>(&r);
-        let (r01, rs) = part::<9>(rs);
-        let (r0, rs) = part::<6>(rs);
-        let (r2, rs) = part::<6>(rs);
-        let s1 = Fp4::mul_from_products(r12).double();
-        let s3 = Fp4::mul_from_products(r01).double();
-        let s0 = Fp4::square_from_products(r0);
-        let s2 = Fp4::square_from_products(r2);
-        let s4 = Fp4::square_from_products(part::<6>(rs).0);
+        let [m12, m01, s0, s2, s4] = Fp4::products([
+            Op4::Mul(&a.c1, &a.c2),
+            Op4::Mul(&a.c0, &a.c1),
+            Op4::Square(&a.c0),
+            Op4::Square(&a.c0.sub(&a.c1).add(&a.c2)),
+            Op4::Square(&a.c2),
+        ]);
+        let s1 = m12.double();
+        let s3 = m01.double();
         Self {
             c0: s0.add_mul_by_v(&s1),
             c1: s3.add_mul_by_v(&s4),
@@ -269,95 +236,18 @@ impl<B: Backend> Fp12<B> {
     /// `L0 = a + c·v`, `L2 = b`, the product is `(f0·L0 + v·f1·L2) + (f1·L0 + v·f2·L2)·w +
     /// (f2·L0 + f0·L2)·w²`, and `f2·L0 + f0·L2 = (f0 + f2)(L0 + L2) − f0·L0 − f2·L2` (Karatsuba).
     ///
-    /// The 39 GF(p) products go to the backend in one batched multiplication (when it prefers
-    /// batches).
+    /// Three GF(p⁴) products and two by GF(p²) in one `Fp4::products` call (39 GF(p) products
+    /// in one batch on a backend with batches).
     pub fn mul_by_023(&self, a: &Fp2<B>, b: &Fp2<B>, c: &Fp2<B>) -> Self {
-        if !B::BATCH {
-            return self.mul_by_023_direct(a, b, c);
-        }
         let l0 = Fp4::new(*a, *c);
         let f = self;
-        let mut x = [[0u64; 4]; 39];
-        let mut y = [[0u64; 4]; 39];
-        let mut r = [[0u64; 4]; 39];
-        {
-            let (x0, xs) = take::<9>(&mut x);
-            let (y0, ys) = take::<9>(&mut y);
-            f.c0.mul_operands(&l0, x0, y0);
-            let (x1, xs) = take::<9>(xs);
-            let (y1, ys) = take::<9>(ys);
-            f.c1.mul_operands(&l0, x1, y1);
-            let (x2, xs) = take::<9>(xs);
-            let (y2, ys) = take::<9>(ys);
-            f.c0.add(&f.c2)
-                .mul_operands(&Fp4::new(a.add(b), *c), x2, y2);
-            let (x3, xs) = take::<6>(xs);
-            let (y3, ys) = take::<6>(ys);
-            f.c2.mul_by_fp2_operands(b, x3, y3);
-            f.c1.mul_by_fp2_operands(b, take::<6>(xs).0, take::<6>(ys).0);
-        }
-        B::mul_batch::<Sm9P>(&x, &y, &mut r);
-        let (r0, rs) = part::<9>(&r);
-        let (r1, rs) = part::<9>(rs);
-        let (r2, rs) = part::<9>(rs);
-        let (r3, rs) = part::<6>(rs);
-        let f0l0 = Fp4::mul_from_products(r0);
-        let f1l0 = Fp4::mul_from_products(r1);
-        let cross = Fp4::mul_from_products(r2);
-        let f2l2 = Fp4::mul_by_fp2_from_products(r3);
-        let f1l2 = Fp4::mul_by_fp2_from_products(part::<6>(rs).0);
-        Self {
-            c0: f0l0.add_mul_by_v(&f1l2),
-            c1: f1l0.add_mul_by_v(&f2l2),
-            c2: cross.sub(&f0l0).sub(&f2l2),
-        }
-    }
-
-    /// [`mul`](Self::mul) with one [`Fp4::mul`] per GF(p⁴) product (backends without batches).
-    fn mul_direct(&self, rhs: &Self) -> Self {
-        let (a, b) = (self, rhs);
-        let v0 = a.c0.mul(&b.c0);
-        let v1 = a.c1.mul(&b.c1);
-        let v2 = a.c2.mul(&b.c2);
-        let t12 = a.c1.add(&a.c2).mul(&b.c1.add(&b.c2)).sub(&v1).sub(&v2);
-        let t01 = a.c0.add(&a.c1).mul(&b.c0.add(&b.c1)).sub(&v0).sub(&v1);
-        let t02 =
-            a.c0.add(&a.c2)
-                .mul(&b.c0.add(&b.c2))
-                .sub(&v0)
-                .add(&v1)
-                .sub(&v2);
-        Self {
-            c0: v0.add_mul_by_v(&t12),
-            c1: t01.add_mul_by_v(&v2),
-            c2: t02,
-        }
-    }
-
-    /// [`square`](Self::square) with direct GF(p⁴) products (backends without batches).
-    fn square_direct(&self) -> Self {
-        let a = self;
-        let s0 = a.c0.square();
-        let s1 = a.c1.mul(&a.c2).double();
-        let s2 = a.c0.sub(&a.c1).add(&a.c2).square();
-        let s3 = a.c0.mul(&a.c1).double();
-        let s4 = a.c2.square();
-        Self {
-            c0: s0.add_mul_by_v(&s1),
-            c1: s3.add_mul_by_v(&s4),
-            c2: s1.add(&s2).add(&s3).sub(&s0).sub(&s4),
-        }
-    }
-
-    /// [`mul_by_023`](Self::mul_by_023) with direct GF(p⁴) products (backends without batches).
-    fn mul_by_023_direct(&self, a: &Fp2<B>, b: &Fp2<B>, c: &Fp2<B>) -> Self {
-        let l0 = Fp4::new(*a, *c);
-        let f = self;
-        let f0l0 = f.c0.mul(&l0);
-        let f2l2 = f.c2.mul_by_fp2(b);
-        let f1l0 = f.c1.mul(&l0);
-        let f1l2 = f.c1.mul_by_fp2(b);
-        let cross = f.c0.add(&f.c2).mul(&Fp4::new(a.add(b), *c));
+        let [f0l0, f1l0, cross, f2l2, f1l2] = Fp4::products([
+            Op4::Mul(&f.c0, &l0),
+            Op4::Mul(&f.c1, &l0),
+            Op4::Mul(&f.c0.add(&f.c2), &Fp4::new(a.add(b), *c)),
+            Op4::MulFp2(&f.c2, b),
+            Op4::MulFp2(&f.c1, b),
+        ]);
         Self {
             c0: f0l0.add_mul_by_v(&f1l2),
             c1: f1l0.add_mul_by_v(&f2l2),

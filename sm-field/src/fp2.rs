@@ -10,7 +10,7 @@ use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
-use crate::{Backend, DefaultBackend, Field, Fp, Limbs, Sm9P};
+use crate::{Backend, DefaultBackend, Field, Fp, Sm9P};
 
 /// The SM9 base field GF(p), the bottom of the tower.
 pub type Fp1<B> = Fp<Sm9P, B>;
@@ -117,7 +117,9 @@ impl<B: Backend> Fp2<B> {
     }
 
     /// `self · rhs` by Karatsuba (3 multiplications in GF(p)):
-    /// `v0 = a0·b0`, `v1 = a1·b1`, `c0 = v0 − 2·v1`, `c1 = (a0 + a1)(b0 + b1) − v0 − v1`.
+    /// `v0 = a0·b0`, `v1 = a1·b1`, `c0 = v0 − 2·v1`, `c1 = (a0 + a1)(b0 + b1) − v0 − v1`. The
+    /// recombination (`mul_combine`) is shared with the batched tower products (`Fp4::products`),
+    /// which stage the same factor pairs (`mul_factors`).
     ///
     /// Deliberately not inlined (nor [`square`](Self::square)): inlined, its three multiplication
     /// kernels were copied into every tower formula and line function, and the Miller loop's
@@ -128,10 +130,7 @@ impl<B: Backend> Fp2<B> {
         let v0 = self.c0.mul(&rhs.c0);
         let v1 = self.c1.mul(&rhs.c1);
         let s = self.c0.add(&self.c1).mul(&rhs.c0.add(&rhs.c1));
-        Self {
-            c0: v0.sub(&v1.double()),
-            c1: s.sub(&v0).sub(&v1),
-        }
+        Self::mul_combine(&v0, &v1, &s)
     }
 
     /// `self²` by complex squaring (2 multiplications): with `m = a0·a1`,
@@ -146,25 +145,24 @@ impl<B: Backend> Fp2<B> {
         }
     }
 
-    /// The three GF(p) products of [`mul`](Self::mul) as operand pairs, for a batched
-    /// multiplication ([`Backend::mul_batch`]): `a0·b0`, `a1·b1`, `(a0 + a1)(b0 + b1)`.
+    /// The pre-additions of [`mul`](Self::mul): its three GF(p) factor pairs `(a0, b0)`,
+    /// `(a1, b1)`, `(a0 + a1, b0 + b1)`.
     #[inline(always)]
-    pub(crate) fn mul_operands(&self, rhs: &Self, a: &mut [Limbs; 3], b: &mut [Limbs; 3]) {
-        a[0] = self.c0.to_mont_limbs();
-        b[0] = rhs.c0.to_mont_limbs();
-        a[1] = self.c1.to_mont_limbs();
-        b[1] = rhs.c1.to_mont_limbs();
-        a[2] = self.c0.add(&self.c1).to_mont_limbs();
-        b[2] = rhs.c0.add(&rhs.c1).to_mont_limbs();
+    pub(crate) fn mul_factors(&self, rhs: &Self) -> [(Fp1<B>, Fp1<B>); 3] {
+        [
+            (self.c0, rhs.c0),
+            (self.c1, rhs.c1),
+            (self.c0.add(&self.c1), rhs.c0.add(&rhs.c1)),
+        ]
     }
 
-    /// [`mul`](Self::mul) from the products of [`mul_operands`](Self::mul_operands).
+    /// The recombination of [`mul`](Self::mul) from the products of
+    /// [`mul_factors`](Self::mul_factors), `[v0, v1, s]`: `v0 − 2·v1 + (s − v0 − v1)·u`.
     #[inline(always)]
-    pub(crate) fn mul_from_products(r: &[Limbs; 3]) -> Self {
-        let (v0, v1, s) = (fp(&r[0]), fp::<B>(&r[1]), fp(&r[2]));
+    pub(crate) fn mul_combine(v0: &Fp1<B>, v1: &Fp1<B>, s: &Fp1<B>) -> Self {
         Self {
             c0: v0.sub(&v1.double()),
-            c1: s.sub(&v0).sub(&v1),
+            c1: s.sub(v0).sub(v1),
         }
     }
 
@@ -340,13 +338,6 @@ impl<B: Backend> Fp2<B> {
             c1: Fp::random(rng),
         }
     }
-}
-
-/// A GF(p) element from the Montgomery limbs of a batched product (fully reduced by the
-/// [`Backend`] contract).
-#[inline(always)]
-pub(crate) fn fp<B: Backend>(r: &Limbs) -> Fp1<B> {
-    Fp::from_mont_unchecked(*r)
 }
 
 impl<B: Backend> Default for Fp2<B> {

@@ -13,7 +13,8 @@
 //!   lane of a group of eight, mismatched slice lengths;
 //! * the tower products (`Fp12::mul`, `square`, `mul_by_023`, `Fp4::square_batch`) on the
 //!   backend and on [`Flip<B>`] (the same backend with the other [`Backend::BATCH`]), i.e. the
-//!   batched and the direct formula family, against `U64`.
+//!   batched and the direct evaluation of the same formulas, against `U64`, and the shape of the
+//!   batched evaluation (one `mul_batch` call per product, of 54, 36, 39 or 6N GF(p) products).
 //!
 //! A backend the CPU lacks **fails** its tests unless the environment declares the CPU's lack
 //! (`SM_EXPECT_MULX=0`, `SM_EXPECT_IFMA=0`; `cargo xtask test` sets them from /proc/cpuinfo):
@@ -439,6 +440,80 @@ fn tower<B: Backend>(seed: u64) {
         );
         assert_eq!(on_b, want, "{} (BATCH = {}) vs u64", B::NAME, B::BATCH);
         assert_eq!(flipped, want, "{} (BATCH = {}) vs u64", B::NAME, !B::BATCH);
+    }
+}
+
+/// `U64` with a fixed [`Backend::BATCH`] that records, per thread, the length of every
+/// `mul_batch` call and the number of single products.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Recording<const BATCH: bool>;
+
+thread_local! {
+    static BATCHES: core::cell::RefCell<Vec<usize>> = const { core::cell::RefCell::new(Vec::new()) };
+    static SINGLES: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
+impl<const BATCH: bool> Backend for Recording<BATCH> {
+    const NAME: &'static str = "recording";
+    const BATCH: bool = BATCH;
+    fn add<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        U64::add::<M>(a, b)
+    }
+    fn sub<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        U64::sub::<M>(a, b)
+    }
+    fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        SINGLES.with(|s| s.set(s.get() + 1));
+        U64::mul::<M>(a, b)
+    }
+    fn mul_batch<M: Modulus>(a: &[Limbs], b: &[Limbs], out: &mut [Limbs]) {
+        BATCHES.with(|v| v.borrow_mut().push(out.len().min(a.len()).min(b.len())));
+        U64::mul_batch::<M>(a, b, out)
+    }
+}
+
+/// `(batch lengths, single products)` of `f` on this thread.
+fn recorded(f: impl FnOnce()) -> (Vec<usize>, usize) {
+    BATCHES.with(|v| v.borrow_mut().clear());
+    SINGLES.with(|s| s.set(0));
+    f();
+    (BATCHES.with(|v| v.take()), SINGLES.with(|s| s.get()))
+}
+
+/// The shape of the tower products' evaluation: with batches, all GF(p) products of one formula
+/// in one `mul_batch` call (`Fp12::mul` 54, `square` 36, `mul_by_023` 39, `Fp4::square_batch`
+/// 6 per element) and no single product; without, the same counts as single products.
+#[test]
+fn tower_product_staging() {
+    fn shapes<C: Backend>() -> [(Vec<usize>, usize); 5] {
+        let mut rng = ChaCha20Rng::seed_from_u64(6000);
+        let x = Fp12::<U64>::random(&mut rng).to_backend::<C>();
+        let y = Fp12::<U64>::random(&mut rng).to_backend::<C>();
+        let l: [Fp2<C>; 3] = core::array::from_fn(|_| Fp2::<U64>::random(&mut rng).to_backend());
+        [
+            recorded(|| {
+                core::hint::black_box(x.mul(&y));
+            }),
+            recorded(|| {
+                core::hint::black_box(x.square());
+            }),
+            recorded(|| {
+                core::hint::black_box(x.mul_by_023(&l[0], &l[1], &l[2]));
+            }),
+            recorded(|| {
+                core::hint::black_box(Fp4::square_batch(&[x.c0, x.c1, x.c2]));
+            }),
+            recorded(|| {
+                core::hint::black_box(Fp4::square_batch(&[x.c1, x.c2]));
+            }),
+        ]
+    }
+    let counts = [54, 36, 39, 18, 12];
+    let batched = shapes::<Recording<true>>();
+    let direct = shapes::<Recording<false>>();
+    for i in 0..counts.len() {
+        assert_eq!(batched[i], (vec![counts[i]], 0), "product {i}, batched");
+        assert_eq!(direct[i], (vec![], counts[i]), "product {i}, direct");
     }
 }
 
