@@ -121,7 +121,10 @@ impl<B: Backend> Fp4<B> {
     /// Multiplication by an element of GF(p²) (2 GF(p²) multiplications).
     #[inline(always)]
     pub fn mul_by_fp2(&self, k: &Fp2<B>) -> Self {
-        Self::mul_by_fp2_combine([self.c0.mul(k), self.c1.mul(k)])
+        Self {
+            c0: self.c0.mul(k),
+            c1: self.c1.mul(k),
+        }
     }
 
     /// The pre-additions of [`mul`](Self::mul): the GF(p²) factor pairs `(a0, b0)`, `(a1, b1)`,
@@ -168,12 +171,6 @@ impl<B: Backend> Fp4<B> {
     #[inline(always)]
     fn mul_by_fp2_factors(&self, k: &Fp2<B>) -> [(Fp2<B>, Fp2<B>); 2] {
         [(self.c0, *k), (self.c1, *k)]
-    }
-
-    /// The recombination of [`mul_by_fp2`](Self::mul_by_fp2): the products are the coefficients.
-    #[inline(always)]
-    fn mul_by_fp2_combine([c0, c1]: [Fp2<B>; 2]) -> Self {
-        Self { c0, c1 }
     }
 
     /// The GF(p⁴) products `ops` of one tower formula (the sub-products between its
@@ -341,8 +338,9 @@ impl<B: Backend> Op4<'_, B> {
                 (Fp4::square_combine(&m, &t), n)
             }
             Op4::MulFp2(..) => {
-                let (p, n) = staged_products(r, n);
-                (Fp4::mul_by_fp2_combine(p), n)
+                // The two products are the coefficients.
+                let ([c0, c1], n) = staged_products(r, n);
+                (Fp4::new(c0, c1), n)
             }
         }
     }
@@ -371,12 +369,14 @@ fn stage<B: Backend, const K: usize>(
 /// recombination of [`Fp2::mul`]), and the offset after them.
 #[inline(always)]
 fn staged_products<B: Backend, const K: usize>(r: &[Limbs], n: usize) -> ([Fp2<B>; K], usize) {
-    let p = core::array::from_fn(|i| {
-        let v = &r[n + 3 * i..n + 3 * i + 3];
+    // Plain loops, not `array::from_fn`/`map`, as in `Fp4::products` (those can be compiled as
+    // out-of-line calls that copy the arrays).
+    let mut p = [Fp2::ZERO; K];
+    for (i, o) in p.iter_mut().enumerate() {
         // Fully reduced Montgomery limbs, by the `Backend` contract.
-        let [v0, v1, s] = [0, 1, 2].map(|j| Fp::from_mont_unchecked(v[j]));
-        Fp2::mul_combine(&v0, &v1, &s)
-    });
+        let f = |j: usize| Fp::from_mont_unchecked(r[n + 3 * i + j]);
+        *o = Fp2::mul_combine(&f(0), &f(1), &f(2));
+    }
     (p, n + 3 * K)
 }
 
