@@ -4,7 +4,7 @@
 //! little-endian 64-bit limbs, so the limbs of a value are identical on every backend and can be
 //! compared bit for bit (`cargo xtask check` does), and a value moves between backends by copying
 //! its limbs (`to_backend` on `Fp`, `Fp2`, `Fp4`, `Fp12` and the types built on them). How a
-//! backend computes internally (8 × 32-bit limbs, `u128` products, MULX/ADCX/ADOX, IFMA) is its
+//! backend computes internally (29-bit digits, `u128` products, MULX/ADCX/ADOX, IFMA) is its
 //! own business.
 //!
 //! All operations are constant time: no branch or memory index depends on operand values.

@@ -3,7 +3,7 @@
 //! * [`Modulus`] fixes a prime: [`Sm2P`], [`Sm2N`], [`Sm9P`], [`Sm9N`].
 //! * [`Backend`] implements limb arithmetic on Montgomery residues (R = 2^256). The backends are
 //!   pure types, laid out by ISA under [`backend`]: [`U64`] (portable, `u128` products), `U32`
-//!   (portable, 8 × 32-bit limbs, feature `u32`), and with feature `asm` `Mulx` (x86_64
+//!   (portable, no `u128`: 29-bit digits for products, feature `u32`), and with feature `asm` `Mulx` (x86_64
 //!   MULX/ADCX/ADOX), `MulxIfma` (the same plus the AVX-512 IFMA batch) and `Aarch64`
 //!   (MUL/UMULH/ADCS/CSEL). All produce bit-identical limbs.
 //! * `Asm` (feature `asm`) is the fast backend of the target: `Auto` on x86_64, the one backend

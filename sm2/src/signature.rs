@@ -351,6 +351,8 @@ impl<B: Backend> SigningKey<B> {
     }
 
     /// Steps A5–A6 given the x-coordinate `x1` of `k·G`; `None` when r = 0, r + k = n or s = 0.
+    /// (For the multi-buffer signer, which exists where the IFMA lanes can: see `batch`.)
+    #[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
     pub(crate) fn sign_with_x1(
         &self,
         e: &Scalar<B>,

@@ -29,7 +29,7 @@ mod backends {
     pub type Timed = sm_field::DefaultBackend;
     /// The backend whose operations are counted.
     pub type Counted = sm_field::Counting<sm_field::U64>;
-    /// Portable 8 × 32-bit limbs.
+    /// Portable without 128-bit products (29-bit digits).
     pub type Portable32 = sm_field::U32;
     /// Portable 4 × 64-bit limbs.
     pub type Portable64 = sm_field::U64;
@@ -516,7 +516,7 @@ fn lines() -> (Vec<Line>, Vec<(&'static str, protocol::Op)>) {
         }
         out.push(line(
             "64-bit limbs (u64)",
-            "32-bit limbs (u32)",
+            "29-bit digits (u32)",
             "pairing",
             "—",
             None,
