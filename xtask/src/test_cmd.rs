@@ -43,11 +43,13 @@ const ALL_BACKENDS_FEATURES: &str =
 const OPTIONAL_FEATURES: &str = "shangmi-sm2/serde,shangmi-sm9/serde";
 
 pub fn run(args: &[String]) -> Result<(), String> {
+    let mut phases = Phases::start();
     println!(
         "xtask test: Python peers in {}",
         sm_testvectors::peers::venv_dir().display()
     );
     let python = sm_testvectors::peers::ensure_venv()?;
+    phases.done("Python peers (venv)");
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.current_dir(crate::workspace_root())
         .env("SM_PEERS_PYTHON", &python)
@@ -61,6 +63,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .arg(format!("{ALL_BACKENDS_FEATURES},{OPTIONAL_FEATURES}"))
         .args(args);
     crate::run_cmd(&mut cmd)?;
+    phases.done("cargo test --workspace");
     // The suites behind features `--workspace` does not switch on, in one build (one feature set,
     // so sm-field and the crates above it compile once more, not once per suite): the `op-count`
     // suites (one asserts equal operation counts for different secrets), sm-pairing's step
@@ -81,12 +84,47 @@ pub fn run(args: &[String]) -> Result<(), String> {
             .args(["--test", "op_count", "--test", "research_trace"])
             .args(["--test", "ledger_variants"]),
     )?;
+    phases.done("op-count/research/ledger suites");
     interop_rustcrypto_generic()?;
+    phases.done("interop/rustcrypto-generic");
     // The Python wheel: built with maturin, tested with pytest in the same venv.
     crate::py::test()?;
+    phases.done("Python wheel");
     // The WebAssembly/npm package: wasm32 build, Node tests, interop with npm SM2 libraries,
     // npm pack + install, headless Chromium (everything cached under target/wasm).
-    crate::wasm::run(&["test".to_string()])
+    crate::wasm::run(&["test".to_string()])?;
+    phases.done("WebAssembly package");
+    phases.print();
+    Ok(())
+}
+
+/// Wall time of each phase, printed at the end (CI's time budget is tracked from these).
+struct Phases {
+    last: std::time::Instant,
+    times: Vec<(&'static str, u64)>,
+}
+
+impl Phases {
+    fn start() -> Self {
+        Self {
+            last: std::time::Instant::now(),
+            times: Vec::new(),
+        }
+    }
+
+    fn done(&mut self, name: &'static str) {
+        let now = std::time::Instant::now();
+        self.times
+            .push((name, now.duration_since(self.last).as_secs()));
+        self.last = now;
+    }
+
+    fn print(&self) {
+        println!("xtask test: phase times");
+        for (name, s) in &self.times {
+            println!("  {s:>5} s  {name}");
+        }
+    }
 }
 
 /// The crate outside the workspace (its own lock file and target directory, as a user's crate

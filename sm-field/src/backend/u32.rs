@@ -116,7 +116,7 @@ impl Backend for U32 {
         r
     }
 
-    /// Montgomery multiplication in radix 2^29 with lazy carries (see [`to_radix29`]): every
+    /// Montgomery multiplication in radix 2^29 with lazy carries (see `to_radix29`): every
     /// limb product is 58 bits, so a 64-bit accumulator takes all 18 products one position ever
     /// receives without a carry; the only carry inside the loop is the one shifted out at
     /// position 0. Nine digit steps divide by 2^261, so `b` enters multiplied by 2^5 and the
