@@ -122,8 +122,6 @@ impl Backend for U32 {
     /// position 0. Nine digit steps divide by 2^261, so `b` enters multiplied by 2^5 and the
     /// result is `a·b·2^-256 mod p`, the shared Montgomery form.
     #[inline]
-    // The digit loop indexes a, b, p and t together; index loops state that most plainly.
-    #[allow(clippy::needless_range_loop)]
     fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
         let (a, b, p) = (to_radix29(a, 0), to_radix29(b, 5), to_radix29(&M::P, 0));
         // -p^-1 mod 2^29 is the low part of -p^-1 mod 2^64.
