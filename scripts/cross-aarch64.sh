@@ -84,10 +84,10 @@ cmd_test() {
     # The suites above sm-field that run the Asm backend beside the portable ones: curve laws,
     # SM2 annex/GmSSL known answers, pairing known answers and laws.
     [ $# -gt 0 ] || {
-        run_cargo test --locked -p sm-curve --features all-backends --test curve_laws
+        run_cargo test --locked -p sm-curve --features all-backends --test suite curve_laws::
         # (`-p sm2` would name RustCrypto's sm2, one of the dependencies.)
-        run_cargo test --locked --manifest-path sm2/Cargo.toml --features all-backends --test kat
-        run_cargo test --locked -p sm-pairing --features all-backends --test kat --test laws
+        run_cargo test --locked --manifest-path sm2/Cargo.toml --features all-backends --test suite kat::
+        run_cargo test --locked -p sm-pairing --features all-backends --test suite -- kat:: laws::
     }
 }
 

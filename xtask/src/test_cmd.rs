@@ -38,9 +38,14 @@ const ALL_BACKENDS_FEATURES: &str =
     "sm-field/all-backends,sm-curve/all-backends,sm-pairing/all-backends,shangmi-sm2/all-backends,\
      shangmi-sm9/all-backends";
 
-/// Optional library features whose tests (`sm2/tests/serde.rs`, `sm9/tests/serde.rs`) compile
-/// only with them, switched on in the same workspace run.
-const OPTIONAL_FEATURES: &str = "shangmi-sm2/serde,shangmi-sm9/serde";
+/// Optional library features whose tests compile only with them, switched on in the same
+/// workspace run (one feature set, so the stack compiles once): `serde` (`sm2/tests/serde.rs`,
+/// `sm9/tests/serde.rs`), the `op-count` suites (`sm2/tests/op_count.rs`,
+/// `sm-pairing/tests/op_count.rs`; one asserts equal operation counts for different secrets) and
+/// sm-pairing's `research` suites (step diagnostics against the num-bigint textbook loop, the
+/// optimization ledger's variants against the production pairing).
+const OPTIONAL_FEATURES: &str = "shangmi-sm2/serde,shangmi-sm9/serde,shangmi-sm2/op-count,\
+     sm-pairing/op-count,sm-pairing/research";
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut phases = Phases::start();
@@ -64,27 +69,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .args(args);
     crate::run_cmd(&mut cmd)?;
     phases.done("cargo test --workspace");
-    // The suites behind features `--workspace` does not switch on, in one build (one feature set,
-    // so sm-field and the crates above it compile once more, not once per suite): the `op-count`
-    // suites (one asserts equal operation counts for different secrets), sm-pairing's step
-    // diagnostics (feature `research`) against the num-bigint textbook loop, and the optimization
-    // ledger's variants against the production pairing.
-    crate::run_cmd(
-        Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .current_dir(crate::workspace_root())
-            .args([
-                "test",
-                "-p",
-                "shangmi-sm2",
-                "-p",
-                "sm-pairing",
-                "--features",
-            ])
-            .arg("shangmi-sm2/op-count,sm-pairing/op-count,sm-pairing/research")
-            .args(["--test", "op_count", "--test", "research_trace"])
-            .args(["--test", "ledger_variants"]),
-    )?;
-    phases.done("op-count/research/ledger suites");
     interop_rustcrypto_generic()?;
     phases.done("interop/rustcrypto-generic");
     // The Python wheel: built with maturin, tested with pytest in the same venv.

@@ -1,0 +1,6 @@
+//! The crate's integration tests, compiled and linked as one binary (one copy of the code they
+//! share instead of one per file): each `tests/<name>.rs` below is a module with its own
+//! documentation. Run one with a filter, e.g. `cargo test -p sm-curve --test suite curve_laws::`.
+
+mod curve_laws;
+mod sm9_curve;
