@@ -24,7 +24,6 @@ use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 use zeroize::Zeroize;
 
 use crate::fp2::tower_ops;
-use crate::fp4::Op4;
 use crate::modulus::{mont_mul_const, to_mont_const};
 use crate::{Backend, DefaultBackend, Fp, Fp1, Fp2, Fp4, Limbs, Modulus, Sm9P};
 
@@ -187,24 +186,31 @@ impl<B: Backend> Fp12<B> {
     ///
     /// The six GF(p⁴) products are one `Fp4::products` call: on a backend with batches
     /// ([`Backend::BATCH`]) their 54 GF(p) products go to it in one [`Backend::mul_batch`].
+    #[inline(never)]
     pub fn mul(&self, rhs: &Self) -> Self {
         let (a, b) = (self, rhs);
-        let [v0, v1, v2, s12, s01, s02] = Fp4::products([
-            Op4::Mul(&a.c0, &b.c0),
-            Op4::Mul(&a.c1, &b.c1),
-            Op4::Mul(&a.c2, &b.c2),
-            Op4::Mul(&a.c1.add(&a.c2), &b.c1.add(&b.c2)),
-            Op4::Mul(&a.c0.add(&a.c1), &b.c0.add(&b.c1)),
-            Op4::Mul(&a.c0.add(&a.c2), &b.c0.add(&b.c2)),
-        ]);
-        let t12 = s12.sub(&v1).sub(&v2);
-        let t01 = s01.sub(&v0).sub(&v1);
-        let t02 = s02.sub(&v0).add(&v1).sub(&v2);
-        Self {
-            c0: v0.add_mul_by_v(&t12),
-            c1: t01.add_mul_by_v(&v2),
-            c2: t02,
-        }
+        Fp4::products::<_, _, _, 54, _>(
+            [
+                (&a.c0, &b.c0),
+                (&a.c1, &b.c1),
+                (&a.c2, &b.c2),
+                (&a.c1.add(&a.c2), &b.c1.add(&b.c2)),
+                (&a.c0.add(&a.c1), &b.c0.add(&b.c1)),
+                (&a.c0.add(&a.c2), &b.c0.add(&b.c2)),
+            ],
+            [],
+            [],
+            |[v0, v1, v2, s12, s01, s02], [], []| {
+                let t12 = s12.sub(v1).sub(v2);
+                let t01 = s01.sub(v0).sub(v1);
+                let t02 = s02.sub(v0).add(v1).sub(v2);
+                Self {
+                    c0: v0.add_mul_by_v(&t12),
+                    c1: t01.add_mul_by_v(v2),
+                    c2: t02,
+                }
+            },
+        )
     }
 
     /// `self²` by Chung–Hasan SQR2 (Devegili et al., ePrint 2006/471 §4.2): `s0 = a0²`,
@@ -213,22 +219,23 @@ impl<B: Backend> Fp12<B> {
     ///
     /// Two GF(p⁴) products and three squarings in one `Fp4::products` call (36 GF(p) products
     /// in one batch on a backend with batches).
+    #[inline(never)]
     pub fn square(&self) -> Self {
         let a = self;
-        let [m12, m01, s0, s2, s4] = Fp4::products([
-            Op4::Mul(&a.c1, &a.c2),
-            Op4::Mul(&a.c0, &a.c1),
-            Op4::Square(&a.c0),
-            Op4::Square(&a.c0.sub(&a.c1).add(&a.c2)),
-            Op4::Square(&a.c2),
-        ]);
-        let s1 = m12.double();
-        let s3 = m01.double();
-        Self {
-            c0: s0.add_mul_by_v(&s1),
-            c1: s3.add_mul_by_v(&s4),
-            c2: s1.add(&s2).add(&s3).sub(&s0).sub(&s4),
-        }
+        Fp4::products::<_, _, _, 36, _>(
+            [(&a.c1, &a.c2), (&a.c0, &a.c1)],
+            [&a.c0, &a.c0.sub(&a.c1).add(&a.c2), &a.c2],
+            [],
+            |[m12, m01], [s0, s2, s4], []| {
+                let s1 = m12.double();
+                let s3 = m01.double();
+                Self {
+                    c0: s0.add_mul_by_v(&s1),
+                    c1: s3.add_mul_by_v(s4),
+                    c2: s1.add(s2).add(&s3).sub(s0).sub(s4),
+                }
+            },
+        )
     }
 
     /// Multiplication by a sparse element `a + b·w² + c·w³` (a, b, c ∈ GF(p²)), the shape of the
@@ -238,21 +245,24 @@ impl<B: Backend> Fp12<B> {
     ///
     /// Three GF(p⁴) products and two by GF(p²) in one `Fp4::products` call (39 GF(p) products
     /// in one batch on a backend with batches).
+    #[inline(never)]
     pub fn mul_by_023(&self, a: &Fp2<B>, b: &Fp2<B>, c: &Fp2<B>) -> Self {
         let l0 = Fp4::new(*a, *c);
         let f = self;
-        let [f0l0, f1l0, cross, f2l2, f1l2] = Fp4::products([
-            Op4::Mul(&f.c0, &l0),
-            Op4::Mul(&f.c1, &l0),
-            Op4::Mul(&f.c0.add(&f.c2), &Fp4::new(a.add(b), *c)),
-            Op4::MulFp2(&f.c2, b),
-            Op4::MulFp2(&f.c1, b),
-        ]);
-        Self {
-            c0: f0l0.add_mul_by_v(&f1l2),
-            c1: f1l0.add_mul_by_v(&f2l2),
-            c2: cross.sub(&f0l0).sub(&f2l2),
-        }
+        Fp4::products::<_, _, _, 39, _>(
+            [
+                (&f.c0, &l0),
+                (&f.c1, &l0),
+                (&f.c0.add(&f.c2), &Fp4::new(a.add(b), *c)),
+            ],
+            [],
+            [(&f.c2, b), (&f.c1, b)],
+            |[f0l0, f1l0, cross], [], [f2l2, f1l2]| Self {
+                c0: f0l0.add_mul_by_v(f1l2),
+                c1: f1l0.add_mul_by_v(f2l2),
+                c2: cross.sub(f0l0).sub(f2l2),
+            },
+        )
     }
 
     /// Conjugate over GF(p⁶) = the p⁶-power Frobenius: w ↦ −w, i.e. the odd powers of w

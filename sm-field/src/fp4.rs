@@ -173,58 +173,161 @@ impl<B: Backend> Fp4<B> {
         [(self.c0, *k), (self.c1, *k)]
     }
 
-    /// The GF(p⁴) products `ops` of one tower formula (the sub-products between its
-    /// pre-additions and its recombination).
+    /// The GF(p⁴) sub-products of one tower formula (between its pre-additions and its
+    /// recombination): `M` products `a·b`, `S` squarings `a²` and `K` products `a·k` by an
+    /// element of GF(p²).
     ///
     /// On a backend without batches ([`Backend::BATCH`] false) each is computed directly by
     /// [`mul`](Self::mul), [`square`](Self::square) or [`mul_by_fp2`](Self::mul_by_fp2).
-    /// Otherwise the same formulas' GF(p) factor pairs (9 per [`Op4::Mul`], 6 per
-    /// [`Op4::Square`] or [`Op4::MulFp2`], in the order of `ops`) go to the backend in one
-    /// [`Backend::mul_batch`] call and are recombined from its products. `BATCH` is a
+    /// Otherwise the same formulas' `ROWS` = 9M + 6S + 6K GF(p) factor pairs go to the backend
+    /// in one [`Backend::mul_batch`] call and are recombined from its products. `BATCH` is a
     /// compile-time constant, so each monomorphisation compiles one of the two; the results are
     /// bit-identical either way.
+    ///
+    /// The formula's recombination, `recombine`, reads the products where they were written.
+    /// Returned by value, the arrays were copied by vector loads of words just stored one by
+    /// one: on `MulxIfma` (Zen 5) the pairing was 14 % slower than with the hand-laid batches
+    /// the formulas had before; read in place, 4 %.
     #[inline(always)]
-    pub(crate) fn products<const N: usize>(ops: [Op4<'_, B>; N]) -> [Self; N] {
+    pub(crate) fn products<const M: usize, const S: usize, const K: usize, const ROWS: usize, R>(
+        mul: [(&Self, &Self); M],
+        square: [&Self; S],
+        by_fp2: [(&Self, &Fp2<B>); K],
+        recombine: impl FnOnce(&[Self; M], &[Self; S], &[Self; K]) -> R,
+    ) -> R {
+        let mut out = ([Self::ZERO; M], [Self::ZERO; S], [Self::ZERO; K]);
         if B::BATCH {
-            Self::products_batched(ops)
+            const { assert!(ROWS == 9 * M + 6 * S + 6 * K) };
+            let (mut x, mut y, mut r) = ([[0u64; 4]; ROWS], [[0u64; 4]; ROWS], [[0u64; 4]; ROWS]);
+            Self::products_batched(mul, square, by_fp2, [&mut x, &mut y, &mut r], &mut out);
         } else {
-            // A plain loop, not `array::map`: that was compiled as a call taking and returning
-            // the arrays (Fp12 square and sparse product 9-13 % slower on `Mulx`); this one
-            // unrolls into the formula.
-            let mut out = [Self::ZERO; N];
-            for (o, op) in out.iter_mut().zip(ops) {
-                *o = op.eval();
-            }
-            out
+            Self::products_direct(mul, square, by_fp2, &mut out);
         }
+        recombine(&out.0, &out.1, &out.2)
     }
 
-    /// [`products`](Self::products) with one [`Backend::mul_batch`] call.
-    fn products_batched<const N: usize>(ops: [Op4<'_, B>; N]) -> [Self; N] {
-        let mut x = [[[0u64; 4]; 9]; N];
-        let mut y = [[[0u64; 4]; 9]; N];
-        let mut r = [[[0u64; 4]; 9]; N];
-        let (x, y, r) = (
-            x.as_flattened_mut(),
-            y.as_flattened_mut(),
-            r.as_flattened_mut(),
-        );
-        let n = ops.iter().fold(0, |n, op| op.stage(x, y, n));
-        B::mul_batch::<Sm9P>(&x[..n], &y[..n], &mut r[..n]);
-        let mut out = [Self::ZERO; N];
-        let mut n = 0;
-        for (o, op) in out.iter_mut().zip(ops) {
-            (*o, n) = op.combine(r, n);
-        }
-        out
-    }
-
-    /// `[x²; N]` for N elements at once (`products` of N squarings: on a backend with batches,
-    /// [`Backend::BATCH`], their 6N GF(p) products go to it in one [`Backend::mul_batch`] call),
-    /// e.g. the two or three GF(p⁴) squarings of a compressed or
-    /// cyclotomic squaring in GF(p¹²). Same results as [`square`](Self::square).
+    /// `[x²; N]` for N elements at once (on a backend with batches, [`Backend::BATCH`], their
+    /// 6N GF(p) products go to it in one [`Backend::mul_batch`] call), e.g. the two or three
+    /// GF(p⁴) squarings of a compressed or cyclotomic squaring in GF(p¹²). Same results as
+    /// [`square`](Self::square).
+    #[inline]
     pub fn square_batch<const N: usize>(xs: &[Self; N]) -> [Self; N] {
-        Self::products(xs.each_ref().map(Op4::Square))
+        let square = xs.each_ref();
+        let mut out = ([], [Self::ZERO; N], []);
+        if B::BATCH {
+            let (mut x, mut y, mut r) = (
+                [[[0u64; 4]; 6]; N],
+                [[[0u64; 4]; 6]; N],
+                [[[0u64; 4]; 6]; N],
+            );
+            let rows = [&mut x, &mut y, &mut r].map(|b| b.as_flattened_mut());
+            Self::products_batched([], square, [], rows, &mut out);
+        } else {
+            Self::products_direct([], square, [], &mut out);
+        }
+        out.1
+    }
+
+    /// [`products`](Self::products), each computed directly. Plain loops, not `array::map`:
+    /// that was compiled as a call taking and returning the arrays (Fp12 square and sparse
+    /// product 9-13 % slower on `Mulx`); these unroll into the formula.
+    #[inline(always)]
+    fn products_direct<const M: usize, const S: usize, const K: usize>(
+        mul: [(&Self, &Self); M],
+        square: [&Self; S],
+        by_fp2: [(&Self, &Fp2<B>); K],
+        out: &mut Products<B, M, S, K>,
+    ) {
+        for (o, (a, b)) in out.0.iter_mut().zip(mul) {
+            *o = a.mul(b);
+        }
+        for (o, a) in out.1.iter_mut().zip(square) {
+            *o = a.square();
+        }
+        for (o, (a, k)) in out.2.iter_mut().zip(by_fp2) {
+            *o = a.mul_by_fp2(k);
+        }
+    }
+
+    /// [`products`](Self::products) with one [`Backend::mul_batch`] call on the rows `x`, `y`
+    /// (factors) and `r` (products), 9M + 6S + 6K of each, laid out by kind at fixed offsets.
+    /// Each GF(p⁴) product is staged and recombined by small out-of-line functions on its own
+    /// fixed-size rows (the factors written straight into them), one copy of each for every
+    /// formula. Measured on `MulxIfma` (Zen 5, `xtask bench field`): an enum of products staged
+    /// at a running offset through intermediate factor arrays made Fp12 mul/square/sparse
+    /// product 25-35 % slower than this layout; the same layout with the recombination inlined
+    /// 5-15 %.
+    #[inline(always)]
+    fn products_batched<const M: usize, const S: usize, const K: usize>(
+        mul: [(&Self, &Self); M],
+        square: [&Self; S],
+        by_fp2: [(&Self, &Fp2<B>); K],
+        [x, y, r]: [&mut [Limbs]; 3],
+        out: &mut Products<B, M, S, K>,
+    ) {
+        {
+            let (xm, xs) = x.split_at_mut(9 * M);
+            let (ym, ys) = y.split_at_mut(9 * M);
+            for ((a, b), (xi, yi)) in mul.iter().zip(rows(xm).iter_mut().zip(rows(ym))) {
+                a.stage_mul(b, xi, yi);
+            }
+            let (xs, xk) = xs.split_at_mut(6 * S);
+            let (ys, yk) = ys.split_at_mut(6 * S);
+            for (a, (xi, yi)) in square.iter().zip(rows(xs).iter_mut().zip(rows(ys))) {
+                a.stage_square(xi, yi);
+            }
+            for ((a, k), (xi, yi)) in by_fp2.iter().zip(rows(xk).iter_mut().zip(rows(yk))) {
+                a.stage_mul_by_fp2(k, xi, yi);
+            }
+        }
+        B::mul_batch::<Sm9P>(x, y, r);
+        let (rm, rs) = r.split_at(9 * M);
+        let (rs, rk) = rs.split_at(6 * S);
+        for (o, ri) in out.0.iter_mut().zip(rm.as_chunks().0) {
+            Self::mul_from_rows(ri, o);
+        }
+        for (o, ri) in out.1.iter_mut().zip(rs.as_chunks().0) {
+            Self::square_from_rows(ri, o);
+        }
+        for (o, ri) in out.2.iter_mut().zip(rk.as_chunks::<6>().0) {
+            // The two products are the coefficients.
+            (o.c0, o.c1) = (fp2_from_rows(ri, 0), fp2_from_rows(ri, 3));
+        }
+    }
+
+    /// The nine GF(p) factor pairs of [`mul`](Self::mul) (batched products).
+    #[inline(never)]
+    fn stage_mul(&self, rhs: &Self, x: &mut [Limbs; 9], y: &mut [Limbs; 9]) {
+        stage_fp2_pairs(&self.mul_factors(rhs), x, y);
+    }
+
+    /// The six GF(p) factor pairs of [`square`](Self::square) (batched products).
+    #[inline(never)]
+    fn stage_square(&self, x: &mut [Limbs; 6], y: &mut [Limbs; 6]) {
+        stage_fp2_pairs(&self.square_factors(), x, y);
+    }
+
+    /// The six GF(p) factor pairs of [`mul_by_fp2`](Self::mul_by_fp2) (batched products).
+    #[inline(never)]
+    fn stage_mul_by_fp2(&self, k: &Fp2<B>, x: &mut [Limbs; 6], y: &mut [Limbs; 6]) {
+        stage_fp2_pairs(&self.mul_by_fp2_factors(k), x, y);
+    }
+
+    /// [`mul`](Self::mul) from the products of [`stage_mul`](Self::stage_mul)'s rows.
+    #[inline(never)]
+    fn mul_from_rows(r: &[Limbs; 9], out: &mut Self) {
+        *out = Self::mul_combine(
+            &fp2_from_rows(r, 0),
+            &fp2_from_rows(r, 3),
+            &fp2_from_rows(r, 6),
+        );
+    }
+
+    /// [`square`](Self::square) from the products of [`stage_square`](Self::stage_square)'s
+    /// rows.
+    #[inline(never)]
+    fn square_from_rows(r: &[Limbs; 6], out: &mut Self) {
+        *out = Self::square_combine(&fp2_from_rows(r, 0), &fp2_from_rows(r, 3));
     }
 
     /// Multiplication by the non-residue v (defines GF(p¹²) = GF(p⁴)\[w\]/(w³ − v)):
@@ -291,93 +394,42 @@ impl<B: Backend> Fp4<B> {
     }
 }
 
-/// One GF(p⁴) product of a tower formula, for [`Fp4::products`].
-#[derive(Clone, Copy)]
-pub(crate) enum Op4<'a, B: Backend> {
-    /// `a · b` ([`Fp4::mul`]: 3 GF(p²), 9 GF(p) products).
-    Mul(&'a Fp4<B>, &'a Fp4<B>),
-    /// `a²` ([`Fp4::square`]: 2 GF(p²), 6 GF(p) products).
-    Square(&'a Fp4<B>),
-    /// `a · k` with `k ∈ GF(p²)` ([`Fp4::mul_by_fp2`]: 2 GF(p²), 6 GF(p) products).
-    MulFp2(&'a Fp4<B>, &'a Fp2<B>),
-}
+/// The results of [`Fp4::products`]: the `M` products, `S` squarings and `K` products by an
+/// element of GF(p²).
+type Products<B, const M: usize, const S: usize, const K: usize> =
+    ([Fp4<B>; M], [Fp4<B>; S], [Fp4<B>; K]);
 
-impl<B: Backend> Op4<'_, B> {
-    /// The product, computed directly.
-    #[inline(always)]
-    fn eval(self) -> Fp4<B> {
-        match self {
-            Op4::Mul(a, b) => a.mul(b),
-            Op4::Square(a) => a.square(),
-            Op4::MulFp2(a, k) => a.mul_by_fp2(k),
-        }
-    }
-
-    /// Writes the GF(p) factor pairs of the product to `x[n..]`, `y[n..]` and returns the offset
-    /// after them. Not inlined (code size: one copy of the three formulas' staging).
-    #[inline(never)]
-    fn stage(self, x: &mut [Limbs], y: &mut [Limbs], n: usize) -> usize {
-        match self {
-            Op4::Mul(a, b) => stage(&a.mul_factors(b), x, y, n),
-            Op4::Square(a) => stage(&a.square_factors(), x, y, n),
-            Op4::MulFp2(a, k) => stage(&a.mul_by_fp2_factors(k), x, y, n),
-        }
-    }
-
-    /// The product from the GF(p) products of its [`stage`](Self::stage)d factors at `r[n..]`,
-    /// and the offset after them.
-    #[inline(never)]
-    fn combine(self, r: &[Limbs], n: usize) -> (Fp4<B>, usize) {
-        match self {
-            Op4::Mul(..) => {
-                let ([v0, v1, s], n) = staged_products(r, n);
-                (Fp4::mul_combine(&v0, &v1, &s), n)
-            }
-            Op4::Square(..) => {
-                let ([m, t], n) = staged_products(r, n);
-                (Fp4::square_combine(&m, &t), n)
-            }
-            Op4::MulFp2(..) => {
-                // The two products are the coefficients.
-                let ([c0, c1], n) = staged_products(r, n);
-                (Fp4::new(c0, c1), n)
-            }
-        }
-    }
-}
-
-/// Writes the `3K` GF(p) factor pairs of `K` GF(p²) factor pairs (the pre-additions of
-/// [`Fp2::mul`]) to `x[n..]`, `y[n..]`; returns the offset after them.
+/// `xs` as rows of `N` (its length is a multiple of `N`).
 #[inline(always)]
-fn stage<B: Backend, const K: usize>(
+fn rows<const N: usize>(xs: &mut [Limbs]) -> &mut [[Limbs; N]] {
+    xs.as_chunks_mut().0
+}
+
+/// Writes the GF(p) factor pairs of the GF(p²) products `f·g` of `pairs` (the pre-additions
+/// of [`Fp2::mul`], three per pair) to the rows `x`, `y`.
+#[inline(always)]
+fn stage_fp2_pairs<B: Backend, const K: usize>(
     pairs: &[(Fp2<B>, Fp2<B>); K],
     x: &mut [Limbs],
     y: &mut [Limbs],
-    mut n: usize,
-) -> usize {
-    for (p, q) in pairs {
-        for (f, g) in p.mul_factors(q) {
-            x[n] = f.to_mont_limbs();
-            y[n] = g.to_mont_limbs();
-            n += 1;
-        }
+) {
+    for (i, (f, g)) in pairs.iter().enumerate() {
+        let [(a0, b0), (a1, b1), (a2, b2)] = f.mul_factors(g);
+        let at = 3 * i;
+        (x[at], x[at + 1], x[at + 2]) =
+            (a0.to_mont_limbs(), a1.to_mont_limbs(), a2.to_mont_limbs());
+        (y[at], y[at + 1], y[at + 2]) =
+            (b0.to_mont_limbs(), b1.to_mont_limbs(), b2.to_mont_limbs());
     }
-    n
 }
 
-/// The `K` GF(p²) products whose `3K` GF(p) products [`stage`] laid out at `r[n..]` (the
-/// recombination of [`Fp2::mul`]), and the offset after them.
+/// The GF(p²) product whose three GF(p) products [`stage_fp2_pairs`] laid out at
+/// `r[at..at + 3]` (the recombination of [`Fp2::mul`]).
 #[inline(always)]
-fn staged_products<B: Backend, const K: usize>(r: &[Limbs], n: usize) -> ([Fp2<B>; K], usize) {
-    // Plain loops, not `array::from_fn`/`map`, as in `Fp4::products` (those can be compiled as
-    // out-of-line calls that copy the arrays).
-    let mut p = [Fp2::ZERO; K];
-    for (i, o) in p.iter_mut().enumerate() {
-        // Fully reduced Montgomery limbs, by the `Backend` contract.
-        let f = |j: usize| Fp::from_mont_unchecked(r[n + 3 * i + j]);
-        *o = Fp2::mul_combine(&f(0), &f(1), &f(2));
-    }
-    (p, n + 3 * K)
+fn fp2_from_rows<B: Backend>(r: &[Limbs], at: usize) -> Fp2<B> {
+    // Fully reduced Montgomery limbs, by the `Backend` contract.
+    let f = |j: usize| Fp::from_mont_unchecked(r[at + j]);
+    Fp2::mul_combine(&f(0), &f(1), &f(2))
 }
 
 impl<B: Backend> Default for Fp4<B> {
