@@ -165,6 +165,12 @@ fn check_all<M: Modulus>(t: Ifma, a: &[F<M>; 8], b: &[F<M>; 8], mask: u8, lift: 
         "{}",
         ctx("square")
     );
+    assert_eq!(
+        la.square(t).raw_limbs52(),
+        la.mul(t, &la).raw_limbs52(),
+        "{}",
+        ctx("square = mul(a, a), limb for limb")
+    );
     let sel: [F<M>; 8] = core::array::from_fn(|i| if mask >> i & 1 == 1 { b[i] } else { a[i] });
     assert_eq!(
         bounded(Lanes8::select(t, mask, &la, &lb), "op").to_fp(t),
