@@ -9,39 +9,15 @@
 //! tests create `target/peers-venv` and install the pinned peers there, as sm9's tests do.
 //! gmalg is slow (≈ 4 signatures/s), so each gmalg test does a handful of operations.
 
-use std::path::PathBuf;
 use std::process::{Command as StdCommand, Output, Stdio};
 
 use assert_cmd::Command;
+
+use crate::common::Dir;
 use sm2::pkcs8::DecodePrivateKey as _;
 
 fn smtool() -> Command {
     Command::cargo_bin("smtool").unwrap()
-}
-
-/// A scratch directory with short path helpers.
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        Dir(tempfile::tempdir().unwrap())
-    }
-    fn p(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
-    }
-    fn s(&self, name: &str) -> String {
-        self.p(name).to_str().unwrap().to_owned()
-    }
-    fn write(&self, name: &str, data: impl AsRef<[u8]>) -> String {
-        std::fs::write(self.p(name), data).unwrap();
-        self.s(name)
-    }
-    fn read(&self, name: &str) -> Vec<u8> {
-        std::fs::read(self.p(name)).unwrap()
-    }
-    fn text(&self, name: &str) -> String {
-        String::from_utf8(self.read(name)).unwrap()
-    }
 }
 
 /// Runs `smtool args` and asserts success; returns stdout.

@@ -3,52 +3,11 @@
 //! that used to be wrong. Each test names the finding it covers.
 
 use std::os::unix::fs::PermissionsExt as _;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use base64::Engine as _;
 
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("smtool")
-}
-
-/// A scratch directory.
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        Dir(tempfile::tempdir().unwrap())
-    }
-    fn s(&self, name: &str) -> String {
-        self.0.path().join(name).to_str().unwrap().to_owned()
-    }
-    fn write(&self, name: &str, data: impl AsRef<[u8]>) -> String {
-        std::fs::write(self.s(name), data).unwrap();
-        self.s(name)
-    }
-    fn read(&self, name: &str) -> Vec<u8> {
-        std::fs::read(self.s(name)).unwrap()
-    }
-    fn exists(&self, name: &str) -> bool {
-        std::path::Path::new(&self.s(name)).exists()
-    }
-    fn mode(&self, name: &str) -> u32 {
-        std::fs::metadata(self.s(name))
-            .unwrap()
-            .permissions()
-            .mode()
-            & 0o777
-    }
-    /// The names in the directory (to see that no temporary file is left behind).
-    fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(self.0.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-}
+use crate::common::{bin, Dir};
 
 fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
     use std::io::Write as _;

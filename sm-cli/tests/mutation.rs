@@ -9,17 +9,15 @@
 //! the seed and the count, 3000 by default; `SMTOOL_MUTATION_SHOW_OK=1` prints the mutants that
 //! still succeed, all benign so far: whitespace, hex case); runs on two threads.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use base64::Engine as _;
 
+use crate::common::bin;
+
 const PASSWORD: &str = "hunter2-Pa55word-xyzzy";
 const PLAINTEXT: &[u8] = b"TOP-SECRET-PLAINTEXT-0123456789";
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("smtool")
-}
 
 /// xorshift64*: a small deterministic generator.
 struct Rng(u64);

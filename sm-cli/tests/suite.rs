@@ -3,6 +3,7 @@
 //! documentation. Run one with a filter, e.g. `cargo test -p sm-cli --test suite cli::`.
 
 mod cli;
+mod common;
 mod hostile;
 mod mutation;
 mod x509;

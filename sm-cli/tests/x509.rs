@@ -7,33 +7,13 @@
 //! says otherwise; OpenSSL 3.0 uses the empty ID unless given `-sigopt distid:ID` (signing) or
 //! `-vfyopt distid:ID` (verifying). Both pairings are exercised below.
 
-use std::path::PathBuf;
 use std::process::{Command as StdCommand, Output};
 
 use assert_cmd::Command;
 
+use crate::common::Dir;
+
 const SIGOPT: &str = "distid:1234567812345678";
-
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        Dir(tempfile::tempdir().unwrap())
-    }
-    fn s(&self, name: &str) -> String {
-        self.p(name).to_str().unwrap().to_owned()
-    }
-    fn p(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
-    }
-    fn read(&self, name: &str) -> Vec<u8> {
-        std::fs::read(self.p(name)).unwrap()
-    }
-    fn write(&self, name: &str, data: &[u8]) -> String {
-        std::fs::write(self.p(name), data).unwrap();
-        self.s(name)
-    }
-}
 
 fn smtool(args: &[&str]) -> Output {
     Command::cargo_bin("smtool")
