@@ -203,6 +203,19 @@ mod k {
         ]
     }
 
+    /// The Montgomery quotient digit `m = t0·(−p⁻¹) mod 2^52` per lane (the IFMA low half is the
+    /// product mod 2^52). For SM2's p (≡ −1 mod 2^64) −p⁻¹ ≡ 1, so m is t0's low 52 bits: an
+    /// AND instead of a multiplication on the critical path (decided at compile time).
+    #[inline(always)]
+    unsafe fn quotient_digit<M: Modulus>(t0: __m512i) -> __m512i {
+        if Consts::<M>::INV == 1 {
+            _mm512_and_si512(t0, _mm512_set1_epi64(MASK52 as i64))
+        } else {
+            let inv = _mm512_set1_epi64(Consts::<M>::INV as i64);
+            _mm512_madd52lo_epu64(_mm512_setzero_si512(), t0, inv)
+        }
+    }
+
     /// Montgomery product `a·b·2^-260 mod p` per lane, below 2p, for normalised inputs with
     /// `a·b < p·2^258` (both below 2p; or one below 2^256 and the other below 2p): the result
     /// `(a·b + m·p)/2^260 < p/4 + p` (module docs). No final subtraction.
@@ -210,7 +223,6 @@ mod k {
     pub(super) unsafe fn mul<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let zero = _mm512_setzero_si512();
         let p = splat(&Consts::<M>::P);
-        let inv = _mm512_set1_epi64(Consts::<M>::INV as i64);
         let mut t = [zero; 5];
         for ai in a {
             // t += a_i·b: low halves at limb j, high halves at limb j + 1 (t5 the new top limb).
@@ -222,14 +234,7 @@ mod k {
                 t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], *ai, b[j]);
             }
             t5 = _mm512_madd52hi_epu64(t5, *ai, b[4]);
-            // m = t0·(−p⁻¹) mod 2^52 (the IFMA low half is the product mod 2^52); for SM2's p
-            // (≡ −1 mod 2^64) −p⁻¹ ≡ 1, so m is t0's low 52 bits: an AND instead of a
-            // multiplication on the critical path (decided at compile time).
-            let m = if Consts::<M>::INV == 1 {
-                _mm512_and_si512(t[0], _mm512_set1_epi64(MASK52 as i64))
-            } else {
-                _mm512_madd52lo_epu64(zero, t[0], inv)
-            };
+            let m = quotient_digit::<M>(t[0]);
             for j in 0..5 {
                 t[j] = _mm512_madd52lo_epu64(t[j], m, p[j]);
             }
@@ -276,13 +281,8 @@ mod k {
         }
         // Montgomery reduction, one 52-bit digit at a time (as in `mul`).
         let p = splat(&Consts::<M>::P);
-        let inv = _mm512_set1_epi64(Consts::<M>::INV as i64);
         for i in 0..5 {
-            let m = if Consts::<M>::INV == 1 {
-                _mm512_and_si512(t[i], _mm512_set1_epi64(MASK52 as i64))
-            } else {
-                _mm512_madd52lo_epu64(zero, t[i], inv)
-            };
+            let m = quotient_digit::<M>(t[i]);
             for j in 0..5 {
                 t[i + j] = _mm512_madd52lo_epu64(t[i + j], m, p[j]);
                 t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], m, p[j]);
