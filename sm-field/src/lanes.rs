@@ -30,7 +30,10 @@
 //! `(a·b + m·p)/2^260 < 4p²/2^260 + p < p/4 + p < 2p`. Additions and subtractions propagate
 //! carries with shifts and end with one masked correction by 2p (`a + b < 4p`, less 2p where
 //! that is not negative; `a − b > −2p`, plus 2p where negative), so every operation keeps the
-//! bound. Only where values leave the lanes or are compared is the representative reduced below
+//! bound. Where `2^256 mod p` is small (SM2's p and n, pseudo-Mersenne shapes), the correction is
+//! a fold instead, with no comparison: the bits of `a + b` (or `a − b + 4p`, or `K·a` for
+//! `K ≤ 8`, [`Lanes8::mul_small`]) from 2^256 up are cleared and added back times
+//! `2^256 mod p`, which lands below 2p. Only where values leave the lanes or are compared is the representative reduced below
 //! p: [`Lanes8::to_fp`] ends with a conditional subtraction of p, [`Lanes8::eq`] and
 //! [`Lanes8::is_zero`] compare modulo p.
 //!
@@ -163,6 +166,23 @@ impl<M: Modulus> Consts<M> {
     const TO_LANE: [u64; 5] = split52(&shl_mod(&M::R, 8, &M::P));
     /// `2^256 mod p`: multiplies lane residues back to R = 2^256.
     const FROM_LANE: [u64; 5] = split52(&M::R);
+    /// Whether sums and differences are reduced by folding their bits from 2^256 up back in
+    /// as multiples of `2^256 mod p` ([`k::fold`]): where `2^256 mod p < 2^240` and
+    /// `p ≥ 2^255 + 2^245` (SM2's p and n), a fold brings anything below 2^260 under 2p.
+    const FOLDS: bool = M::R[3] >> 48 == 0 && M::P[3] >= (1 << 63) + (1 << 53);
+    /// `4p` with 2^52 moved down into each of the four low limbs (`4p` below 2^258, so the top
+    /// limb keeps room): `a + SUB_BIAS − b` has non-negative limbs for normalised `a`, `b`
+    /// with `b < 2p`.
+    const SUB_BIAS: [u64; 5] = {
+        let q = double52(&Self::P2);
+        [
+            q[0] + (1 << 52),
+            q[1] + (1 << 52) - 1,
+            q[2] + (1 << 52) - 1,
+            q[3] + (1 << 52) - 1,
+            q[4] - 1,
+        ]
+    };
 }
 
 type L5 = [__m512i; 5];
@@ -341,22 +361,88 @@ mod k {
         r
     }
 
-    /// `a + b mod p`, below 2p (inputs below 2p: the sum is below 4p, then less 2p where that
-    /// is not negative).
+    /// Reduces `s` (limbs 0–3 in [0, 2^55), limb 4 in [0, 2^52): a value below 2^260) below
+    /// 2p and normalises it, for a modulus with [`Consts::FOLDS`]: the bits from 2^256 up,
+    /// `h < 16`, are cleared and `h·c` added back, `c = 2^256 mod p` (`Consts::FROM_LANE`):
+    /// per nonzero limb of `c` one low-half IFMA, and a high half where the limb is 2^48 or
+    /// more (SM2's p, `2^256 ≡ 2^224 + 2^96 − 2^64 + 1`, needs three low halves). The result
+    /// is below `2^256 + 2^211 + 16·2^240 < 2p`; no comparison, no selection.
+    #[inline(always)]
+    unsafe fn fold<M: Modulus>(mut s: L5) -> L5 {
+        let h = _mm512_srli_epi64::<48>(s[4]);
+        s[4] = _mm512_and_si512(s[4], _mm512_set1_epi64((1 << 48) - 1));
+        for (j, &c) in Consts::<M>::FROM_LANE.iter().enumerate() {
+            let cv = _mm512_set1_epi64(c as i64);
+            if c != 0 {
+                s[j] = _mm512_madd52lo_epu64(s[j], h, cv);
+            }
+            // `c < 2^240`: the top limb is below 2^32, so j + 1 < 5 here.
+            if c >= 1 << 48 {
+                s[j + 1] = _mm512_madd52hi_epu64(s[j + 1], h, cv);
+            }
+        }
+        normalise(s)
+    }
+
+    /// `a + b mod p`, below 2p (inputs below 2p: the sum is below 4p, then folded
+    /// ([`fold`]) or less 2p where that is not negative).
     #[inline(always)]
     pub(super) unsafe fn add<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let mut s = *a;
         for j in 0..5 {
             s[j] = _mm512_add_epi64(a[j], b[j]);
         }
-        sub_p_if_ge(normalise(s), &splat(&Consts::<M>::P2))
+        if Consts::<M>::FOLDS {
+            fold::<M>(s)
+        } else {
+            sub_p_if_ge(normalise(s), &splat(&Consts::<M>::P2))
+        }
     }
 
-    /// `a − b mod p`, below 2p (inputs below 2p: `a − b > −2p`, plus 2p where negative).
+    /// `K·a mod p`, below 2p, for `2 ≤ K ≤ 8` and `a` below 2p: with [`Consts::FOLDS`] the
+    /// limbs times K (shifts and additions; below 2^55, the top one below 2^52 as
+    /// `a < 2^257`) and one [`fold`]; otherwise by doublings and additions.
+    #[inline(always)]
+    pub(super) unsafe fn scale<M: Modulus, const K: u64>(a: &L5) -> L5 {
+        const { assert!(K >= 2 && K <= 8) };
+        if Consts::<M>::FOLDS {
+            // (No closures here: they would not inherit the caller's target features.)
+            let mut s = [_mm512_setzero_si512(); 5];
+            for j in 0..5 {
+                for b in 0..4 {
+                    if K >> b & 1 == 1 {
+                        let shifted = _mm512_sllv_epi64(a[j], _mm512_set1_epi64(b));
+                        s[j] = _mm512_add_epi64(s[j], shifted);
+                    }
+                }
+            }
+            return fold::<M>(s);
+        }
+        // Left to right over the bits of K below its top one.
+        let mut r = *a;
+        for b in (0..63 - K.leading_zeros()).rev() {
+            r = add::<M>(&r, &r);
+            if K >> b & 1 == 1 {
+                r = add::<M>(&r, a);
+            }
+        }
+        r
+    }
+
+    /// `a − b mod p`, below 2p (inputs below 2p: `a − b + 4p` folded ([`fold`]); or
+    /// `a − b > −2p`, plus 2p where negative).
     #[inline(always)]
     pub(super) unsafe fn sub<M: Modulus>(a: &L5, b: &L5) -> L5 {
         let mask = _mm512_set1_epi64(MASK52 as i64);
         let zero = _mm512_setzero_si512();
+        if Consts::<M>::FOLDS {
+            let bias = splat(&Consts::<M>::SUB_BIAS);
+            let mut s = [zero; 5];
+            for j in 0..5 {
+                s[j] = _mm512_sub_epi64(_mm512_add_epi64(a[j], bias[j]), b[j]);
+            }
+            return fold::<M>(s);
+        }
         let p = splat(&Consts::<M>::P2);
         let mut d = [zero; 5];
         let mut borrow = zero;
@@ -642,6 +728,14 @@ impl<M: Modulus> Lanes8<M> {
     #[inline(always)]
     pub fn double(&self, t: Ifma) -> Self {
         self.add(t, self)
+    }
+
+    /// `K·self` per lane, `2 ≤ K ≤ 8` (for SM2's moduli one reduction instead of one per
+    /// doubling).
+    #[inline(always)]
+    pub fn mul_small<const K: u64>(&self, _: Ifma) -> Self {
+        // SAFETY: the token proves AVX-512F/IFMA.
+        Self::wrap(unsafe { k::scale::<M, K>(&self.l) })
     }
 
     /// `self · rhs` per lane.

@@ -225,11 +225,11 @@ pub(crate) mod lanes {
         let gamma = p.y.square(t);
         let beta = p.x.mul(t, &gamma);
         let a = p.x.sub(t, &delta).mul(t, &p.x.add(t, &delta));
-        let alpha = a.double(t).add(t, &a);
-        let beta4 = beta.double(t).double(t);
-        let x3 = alpha.square(t).sub(t, &beta4.double(t));
+        let alpha = a.mul_small::<3>(t);
+        let beta4 = beta.mul_small::<4>(t);
+        let x3 = alpha.square(t).sub(t, &beta.mul_small::<8>(t));
         let z3 = p.y.add(t, &p.z).square(t).sub(t, &gamma).sub(t, &delta);
-        let g8 = gamma.square(t).double(t).double(t).double(t);
+        let g8 = gamma.square(t).mul_small::<8>(t);
         let y3 = alpha.mul(t, &beta4.sub(t, &x3)).sub(t, &g8);
         Jac {
             x: x3,
@@ -278,7 +278,7 @@ pub(crate) mod lanes {
         let h = u2.sub(t, &p.x);
         *bad |= h.is_zero(t);
         let hh = h.square(t);
-        let i = hh.double(t).double(t);
+        let i = hh.mul_small::<4>(t);
         let j = h.mul(t, &i);
         let r = s2.sub(t, &p.y).double(t);
         let v = p.x.mul(t, &i);
