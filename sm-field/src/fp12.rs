@@ -19,11 +19,8 @@
 
 use core::fmt;
 
-use rand_core::CryptoRng;
-use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
-use zeroize::Zeroize;
+use subtle::{Choice, ConstantTimeEq, CtOption};
 
-use crate::fp2::tower_ops;
 use crate::modulus::{mont_mul_const, to_mont_const};
 use crate::{Backend, DefaultBackend, Fp, Fp1, Fp2, Fp4, Limbs, Modulus, Sm9P};
 
@@ -36,14 +33,6 @@ pub struct Fp12<B: Backend = DefaultBackend> {
     /// Coefficient of w².
     pub c2: Fp4<B>,
 }
-
-impl<B: Backend> Clone for Fp12<B> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<B: Backend> Copy for Fp12<B> {}
 
 /// `a / d` for a small divisor `d` (compile time).
 const fn div_small(a: &Limbs, d: u64) -> Limbs {
@@ -126,56 +115,6 @@ impl<B: Backend> Fp12<B> {
     #[inline(always)]
     pub const fn new(c0: Fp4<B>, c1: Fp4<B>, c2: Fp4<B>) -> Self {
         Self { c0, c1, c2 }
-    }
-
-    /// The same value computed by another backend.
-    #[inline(always)]
-    pub const fn to_backend<B2: Backend>(&self) -> Fp12<B2> {
-        Fp12 {
-            c0: self.c0.to_backend(),
-            c1: self.c1.to_backend(),
-            c2: self.c2.to_backend(),
-        }
-    }
-
-    /// `self + rhs`.
-    #[inline(always)]
-    pub fn add(&self, rhs: &Self) -> Self {
-        Self {
-            c0: self.c0.add(&rhs.c0),
-            c1: self.c1.add(&rhs.c1),
-            c2: self.c2.add(&rhs.c2),
-        }
-    }
-
-    /// `self − rhs`.
-    #[inline(always)]
-    pub fn sub(&self, rhs: &Self) -> Self {
-        Self {
-            c0: self.c0.sub(&rhs.c0),
-            c1: self.c1.sub(&rhs.c1),
-            c2: self.c2.sub(&rhs.c2),
-        }
-    }
-
-    /// `−self`.
-    #[inline(always)]
-    pub fn neg(&self) -> Self {
-        Self {
-            c0: self.c0.neg(),
-            c1: self.c1.neg(),
-            c2: self.c2.neg(),
-        }
-    }
-
-    /// `2·self`.
-    #[inline(always)]
-    pub fn double(&self) -> Self {
-        Self {
-            c0: self.c0.double(),
-            c1: self.c1.double(),
-            c2: self.c2.double(),
-        }
     }
 
     /// `self · rhs` by cubic Karatsuba (6 GF(p⁴) = 18 GF(p²) multiplications; Devegili,
@@ -330,12 +269,6 @@ impl<B: Backend> Fp12<B> {
         acc
     }
 
-    /// Whether the element is zero.
-    #[inline]
-    pub fn is_zero(&self) -> Choice {
-        self.c0.is_zero() & self.c1.is_zero() & self.c2.is_zero()
-    }
-
     /// Whether the element is one.
     #[inline]
     pub fn is_one(&self) -> Choice {
@@ -388,53 +321,6 @@ impl<B: Backend> Fp12<B> {
             c2: Fp4::new(c(2), c(5)),
         }
     }
-
-    /// A uniformly random element.
-    pub fn random(rng: &mut impl CryptoRng) -> Self {
-        Self {
-            c0: Fp4::random(rng),
-            c1: Fp4::random(rng),
-            c2: Fp4::random(rng),
-        }
-    }
-}
-
-impl<B: Backend> Default for Fp12<B> {
-    fn default() -> Self {
-        Self::ZERO
-    }
-}
-
-impl<B: Backend> ConstantTimeEq for Fp12<B> {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.c0.ct_eq(&other.c0) & self.c1.ct_eq(&other.c1) & self.c2.ct_eq(&other.c2)
-    }
-}
-
-impl<B: Backend> ConditionallySelectable for Fp12<B> {
-    #[inline(always)]
-    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
-        Self {
-            c0: Fp4::conditional_select(&a.c0, &b.c0, choice),
-            c1: Fp4::conditional_select(&a.c1, &b.c1, choice),
-            c2: Fp4::conditional_select(&a.c2, &b.c2, choice),
-        }
-    }
-}
-
-impl<B: Backend> PartialEq for Fp12<B> {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-impl<B: Backend> Eq for Fp12<B> {}
-
-impl<B: Backend> Zeroize for Fp12<B> {
-    fn zeroize(&mut self) {
-        self.c0.zeroize();
-        self.c1.zeroize();
-        self.c2.zeroize();
-    }
 }
 
 impl<B: Backend> fmt::Debug for Fp12<B> {
@@ -447,4 +333,4 @@ impl<B: Backend> fmt::Debug for Fp12<B> {
     }
 }
 
-tower_ops!(Fp12);
+crate::tower::tower_type!(Fp12 over Fp4: c0, c1, c2);

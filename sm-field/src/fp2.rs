@@ -8,7 +8,6 @@ use core::fmt;
 
 use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
-use zeroize::Zeroize;
 
 use crate::{Backend, DefaultBackend, Field, Fp, Sm9P};
 
@@ -22,14 +21,6 @@ pub struct Fp2<B: Backend = DefaultBackend> {
     /// Coefficient of u.
     pub c1: Fp1<B>,
 }
-
-impl<B: Backend> Clone for Fp2<B> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<B: Backend> Copy for Fp2<B> {}
 
 /// `1/2 mod p` = (p + 1)/2, in Montgomery form at compile time.
 const HALF_HEX: &str = "5B2000000151D378EB01D5A7FAC763A290F949A58D3D776DF2B7CD93F1A8A2BF";
@@ -68,51 +59,6 @@ impl<B: Backend> Fp2<B> {
         Self {
             c0: Fp::from_be_hex_const(c0),
             c1: Fp::from_be_hex_const(c1),
-        }
-    }
-
-    /// The same value computed by another backend.
-    #[inline(always)]
-    pub const fn to_backend<B2: Backend>(&self) -> Fp2<B2> {
-        Fp2 {
-            c0: self.c0.to_backend(),
-            c1: self.c1.to_backend(),
-        }
-    }
-
-    /// `self + rhs`.
-    #[inline(always)]
-    pub fn add(&self, rhs: &Self) -> Self {
-        Self {
-            c0: self.c0.add(&rhs.c0),
-            c1: self.c1.add(&rhs.c1),
-        }
-    }
-
-    /// `self − rhs`.
-    #[inline(always)]
-    pub fn sub(&self, rhs: &Self) -> Self {
-        Self {
-            c0: self.c0.sub(&rhs.c0),
-            c1: self.c1.sub(&rhs.c1),
-        }
-    }
-
-    /// `−self`.
-    #[inline(always)]
-    pub fn neg(&self) -> Self {
-        Self {
-            c0: self.c0.neg(),
-            c1: self.c1.neg(),
-        }
-    }
-
-    /// `2·self`.
-    #[inline(always)]
-    pub fn double(&self) -> Self {
-        Self {
-            c0: self.c0.double(),
-            c1: self.c1.double(),
         }
     }
 
@@ -243,12 +189,6 @@ impl<B: Backend> Fp2<B> {
             .map(|ni| self.conjugate().mul_by_fp(&ni))
     }
 
-    /// Whether the element is zero.
-    #[inline]
-    pub fn is_zero(&self) -> Choice {
-        self.c0.is_zero() & self.c1.is_zero()
-    }
-
     /// The compression "sign": `sgn0` of RFC 9380 §4.1 for m = 2, i.e. the parity of `c0`, or the
     /// parity of `c1` when `c0 = 0`. Constant time.
     pub fn is_odd(&self) -> Choice {
@@ -330,50 +270,6 @@ impl<B: Backend> Fp2<B> {
         let c0 = Fp::from_bytes(bytes[32..].try_into().expect("32 bytes"));
         c0.and_then(|c0| c1.map(|c1| Self { c0, c1 }))
     }
-
-    /// A uniformly random element.
-    pub fn random(rng: &mut impl CryptoRng) -> Self {
-        Self {
-            c0: Fp::random(rng),
-            c1: Fp::random(rng),
-        }
-    }
-}
-
-impl<B: Backend> Default for Fp2<B> {
-    fn default() -> Self {
-        Self::ZERO
-    }
-}
-
-impl<B: Backend> ConstantTimeEq for Fp2<B> {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.c0.ct_eq(&other.c0) & self.c1.ct_eq(&other.c1)
-    }
-}
-
-impl<B: Backend> ConditionallySelectable for Fp2<B> {
-    #[inline(always)]
-    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
-        Self {
-            c0: Fp::conditional_select(&a.c0, &b.c0, choice),
-            c1: Fp::conditional_select(&a.c1, &b.c1, choice),
-        }
-    }
-}
-
-impl<B: Backend> PartialEq for Fp2<B> {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-impl<B: Backend> Eq for Fp2<B> {}
-
-impl<B: Backend> Zeroize for Fp2<B> {
-    fn zeroize(&mut self) {
-        self.c0.zeroize();
-        self.c1.zeroize();
-    }
 }
 
 impl<B: Backend> fmt::Debug for Fp2<B> {
@@ -382,74 +278,7 @@ impl<B: Backend> fmt::Debug for Fp2<B> {
     }
 }
 
-/// Operator impls (`+ − ×` on values and references, assign forms, unary `−`) for a tower type
-/// with inherent `add`, `sub`, `mul`, `neg`.
-macro_rules! tower_ops {
-    ($T:ident) => {
-        impl<B: $crate::Backend> core::ops::Neg for $T<B> {
-            type Output = Self;
-            #[inline(always)]
-            fn neg(self) -> Self {
-                $T::neg(&self)
-            }
-        }
-        impl<B: $crate::Backend> core::ops::Neg for &$T<B> {
-            type Output = $T<B>;
-            #[inline(always)]
-            fn neg(self) -> $T<B> {
-                $T::neg(self)
-            }
-        }
-        $crate::fp2::tower_ops!(@bin $T, Add, add, AddAssign, add_assign);
-        $crate::fp2::tower_ops!(@bin $T, Sub, sub, SubAssign, sub_assign);
-        $crate::fp2::tower_ops!(@bin $T, Mul, mul, MulAssign, mul_assign);
-    };
-    (@bin $T:ident, $Tr:ident, $f:ident, $TrA:ident, $fa:ident) => {
-        impl<B: $crate::Backend> core::ops::$Tr<$T<B>> for $T<B> {
-            type Output = $T<B>;
-            #[inline(always)]
-            fn $f(self, rhs: $T<B>) -> $T<B> {
-                $T::$f(&self, &rhs)
-            }
-        }
-        impl<'a, B: $crate::Backend> core::ops::$Tr<&'a $T<B>> for $T<B> {
-            type Output = $T<B>;
-            #[inline(always)]
-            fn $f(self, rhs: &'a $T<B>) -> $T<B> {
-                $T::$f(&self, rhs)
-            }
-        }
-        impl<'a, B: $crate::Backend> core::ops::$Tr<$T<B>> for &'a $T<B> {
-            type Output = $T<B>;
-            #[inline(always)]
-            fn $f(self, rhs: $T<B>) -> $T<B> {
-                $T::$f(self, &rhs)
-            }
-        }
-        impl<'a, 'b, B: $crate::Backend> core::ops::$Tr<&'b $T<B>> for &'a $T<B> {
-            type Output = $T<B>;
-            #[inline(always)]
-            fn $f(self, rhs: &'b $T<B>) -> $T<B> {
-                $T::$f(self, rhs)
-            }
-        }
-        impl<B: $crate::Backend> core::ops::$TrA<$T<B>> for $T<B> {
-            #[inline(always)]
-            fn $fa(&mut self, rhs: $T<B>) {
-                *self = $T::$f(self, &rhs);
-            }
-        }
-        impl<'a, B: $crate::Backend> core::ops::$TrA<&'a $T<B>> for $T<B> {
-            #[inline(always)]
-            fn $fa(&mut self, rhs: &'a $T<B>) {
-                *self = $T::$f(self, rhs);
-            }
-        }
-    };
-}
-pub(crate) use tower_ops;
-
-tower_ops!(Fp2);
+crate::tower::tower_type!(Fp2 over Fp: c0, c1);
 
 impl<B: Backend> Field for Fp2<B> {
     const ZERO: Self = Fp2::ZERO;

@@ -8,11 +8,8 @@
 
 use core::fmt;
 
-use rand_core::CryptoRng;
-use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
-use zeroize::Zeroize;
+use subtle::CtOption;
 
-use crate::fp2::tower_ops;
 use crate::{Backend, DefaultBackend, Fp, Fp2, Limbs, Sm9P};
 
 /// An element `c0 + c1·v` of GF(p⁴) with v² = u.
@@ -22,14 +19,6 @@ pub struct Fp4<B: Backend = DefaultBackend> {
     /// Coefficient of v.
     pub c1: Fp2<B>,
 }
-
-impl<B: Backend> Clone for Fp4<B> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<B: Backend> Copy for Fp4<B> {}
 
 impl<B: Backend> Fp4<B> {
     /// Zero.
@@ -47,51 +36,6 @@ impl<B: Backend> Fp4<B> {
     #[inline(always)]
     pub const fn new(c0: Fp2<B>, c1: Fp2<B>) -> Self {
         Self { c0, c1 }
-    }
-
-    /// The same value computed by another backend.
-    #[inline(always)]
-    pub const fn to_backend<B2: Backend>(&self) -> Fp4<B2> {
-        Fp4 {
-            c0: self.c0.to_backend(),
-            c1: self.c1.to_backend(),
-        }
-    }
-
-    /// `self + rhs`.
-    #[inline(always)]
-    pub fn add(&self, rhs: &Self) -> Self {
-        Self {
-            c0: self.c0.add(&rhs.c0),
-            c1: self.c1.add(&rhs.c1),
-        }
-    }
-
-    /// `self − rhs`.
-    #[inline(always)]
-    pub fn sub(&self, rhs: &Self) -> Self {
-        Self {
-            c0: self.c0.sub(&rhs.c0),
-            c1: self.c1.sub(&rhs.c1),
-        }
-    }
-
-    /// `−self`.
-    #[inline(always)]
-    pub fn neg(&self) -> Self {
-        Self {
-            c0: self.c0.neg(),
-            c1: self.c1.neg(),
-        }
-    }
-
-    /// `2·self`.
-    #[inline(always)]
-    pub fn double(&self) -> Self {
-        Self {
-            c0: self.c0.double(),
-            c1: self.c1.double(),
-        }
     }
 
     /// `self · rhs` by Karatsuba (3 GF(p²) multiplications):
@@ -364,12 +308,6 @@ impl<B: Backend> Fp4<B> {
         n.invert().map(|ni| self.conjugate().mul_by_fp2(&ni))
     }
 
-    /// Whether the element is zero.
-    #[inline]
-    pub fn is_zero(&self) -> Choice {
-        self.c0.is_zero() & self.c1.is_zero()
-    }
-
     /// 128 bytes: `c1 ‖ c0` (each in the [`Fp2`] encoding).
     pub fn to_bytes(&self) -> [u8; 128] {
         let mut out = [0u8; 128];
@@ -383,14 +321,6 @@ impl<B: Backend> Fp4<B> {
         let c1 = Fp2::from_bytes(bytes[..64].try_into().expect("64 bytes"));
         let c0 = Fp2::from_bytes(bytes[64..].try_into().expect("64 bytes"));
         c0.and_then(|c0| c1.map(|c1| Self { c0, c1 }))
-    }
-
-    /// A uniformly random element.
-    pub fn random(rng: &mut impl CryptoRng) -> Self {
-        Self {
-            c0: Fp2::random(rng),
-            c1: Fp2::random(rng),
-        }
     }
 }
 
@@ -432,46 +362,10 @@ fn fp2_from_rows<B: Backend>(r: &[Limbs], at: usize) -> Fp2<B> {
     Fp2::mul_combine(&f(0), &f(1), &f(2))
 }
 
-impl<B: Backend> Default for Fp4<B> {
-    fn default() -> Self {
-        Self::ZERO
-    }
-}
-
-impl<B: Backend> ConstantTimeEq for Fp4<B> {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.c0.ct_eq(&other.c0) & self.c1.ct_eq(&other.c1)
-    }
-}
-
-impl<B: Backend> ConditionallySelectable for Fp4<B> {
-    #[inline(always)]
-    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
-        Self {
-            c0: Fp2::conditional_select(&a.c0, &b.c0, choice),
-            c1: Fp2::conditional_select(&a.c1, &b.c1, choice),
-        }
-    }
-}
-
-impl<B: Backend> PartialEq for Fp4<B> {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-impl<B: Backend> Eq for Fp4<B> {}
-
-impl<B: Backend> Zeroize for Fp4<B> {
-    fn zeroize(&mut self) {
-        self.c0.zeroize();
-        self.c1.zeroize();
-    }
-}
-
 impl<B: Backend> fmt::Debug for Fp4<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Fp4({:?} + {:?}·v)", self.c0, self.c1)
     }
 }
 
-tower_ops!(Fp4);
+crate::tower::tower_type!(Fp4 over Fp2: c0, c1);

@@ -42,7 +42,7 @@ pub mod counting;
 mod field;
 mod fp;
 mod fp12;
-pub(crate) mod fp2;
+mod fp2;
 mod fp4;
 mod inversion;
 #[cfg(all(target_arch = "x86_64", any(feature = "asm", sm_backend = "asm")))]
@@ -51,6 +51,7 @@ pub mod lanes;
 pub mod lanes_tower;
 mod modulus;
 mod rng;
+mod tower;
 
 pub use backend::{Backend, Job, U64};
 #[cfg(feature = "op-count")]
