@@ -190,9 +190,10 @@ impl<C: CurveParams> Jacobian<C> {
     }
 
     /// EFD add-2007-bl. Returns the sum (correct unless `self == other` or either is the
-    /// identity) and whether the doubling case `H = 0 ∧ r = 0` occurred.
+    /// identity) and `H`, `r`: the doubling case is `H = 0 ∧ r = 0` (the callers test it in
+    /// constant or variable time).
     #[inline(always)]
-    fn add_core(&self, other: &Self) -> (Self, Choice) {
+    fn add_core(&self, other: &Self) -> (Self, C::Base, C::Base) {
         let z1z1 = self.z.square();
         let z2z2 = other.z.square();
         let u1 = self.x * z2z2;
@@ -207,20 +208,20 @@ impl<C: CurveParams> Jacobian<C> {
         let x3 = r.square() - j - v.double();
         let y3 = r * (v - x3) - (s1 * j).double();
         let z3 = ((self.z + other.z).square() - z1z1 - z2z2) * h;
-        let dbl = h.is_zero() & r.is_zero();
         (
             Self {
                 x: x3,
                 y: y3,
                 z: z3,
             },
-            dbl,
+            h,
+            r,
         )
     }
 
     /// EFD madd-2007-bl (`other` affine, not the identity). Same contract as `add_core`.
     #[inline(always)]
-    pub(crate) fn add_affine_core(&self, ox: &C::Base, oy: &C::Base) -> (Self, Choice) {
+    pub(crate) fn add_affine_core(&self, ox: &C::Base, oy: &C::Base) -> (Self, C::Base, C::Base) {
         let z1z1 = self.z.square();
         let u2 = *ox * z1z1;
         let s2 = *oy * self.z * z1z1;
@@ -233,20 +234,21 @@ impl<C: CurveParams> Jacobian<C> {
         let x3 = r.square() - j - v.double();
         let y3 = r * (v - x3) - (self.y * j).double();
         let z3 = (self.z + h).square() - z1z1 - hh;
-        let dbl = h.is_zero() & r.is_zero();
         (
             Self {
                 x: x3,
                 y: y3,
                 z: z3,
             },
-            dbl,
+            h,
+            r,
         )
     }
 
     /// `P + Q` for all inputs, in constant time.
     pub fn add(&self, other: &Self) -> Self {
-        let (sum, dbl) = self.add_core(other);
+        let (sum, h, r) = self.add_core(other);
+        let dbl = h.is_zero() & r.is_zero();
         let d = self.double();
         let mut r = Self::conditional_select(&sum, &d, dbl);
         r.conditional_assign(other, self.is_identity());
@@ -258,7 +260,7 @@ impl<C: CurveParams> Jacobian<C> {
     /// (the caller guarantees `P ≠ Q` for non-identity inputs).
     #[inline]
     pub fn add_assume_distinct(&self, other: &Self) -> Self {
-        let (sum, _) = self.add_core(other);
+        let (sum, _, _) = self.add_core(other);
         let mut r = sum;
         r.conditional_assign(other, self.is_identity());
         r.conditional_assign(self, other.is_identity());
@@ -267,7 +269,8 @@ impl<C: CurveParams> Jacobian<C> {
 
     /// `P + Q` for an affine `Q`, all inputs, in constant time.
     pub fn add_affine(&self, other: &Affine<C>) -> Self {
-        let (sum, dbl) = self.add_affine_core(&other.x, &other.y);
+        let (sum, h, r) = self.add_affine_core(&other.x, &other.y);
+        let dbl = h.is_zero() & r.is_zero();
         let d = self.double();
         let mut r = Self::conditional_select(&sum, &d, dbl);
         r.conditional_assign(&Self::from_affine(other), self.is_identity());
@@ -278,7 +281,7 @@ impl<C: CurveParams> Jacobian<C> {
     /// `P + Q` for an affine `Q` in constant time, assuming `P ≠ Q` unless either is the identity.
     #[inline]
     pub fn add_affine_assume_distinct(&self, other: &Affine<C>) -> Self {
-        let (sum, _) = self.add_affine_core(&other.x, &other.y);
+        let (sum, _, _) = self.add_affine_core(&other.x, &other.y);
         let mut r = sum;
         r.conditional_assign(&Self::from_affine(other), self.is_identity());
         r.conditional_assign(self, other.is_identity());
@@ -287,14 +290,14 @@ impl<C: CurveParams> Jacobian<C> {
 
     /// `P + Q` with branches (public points only).
     pub fn add_vartime(&self, other: &Self) -> Self {
-        if bool::from(self.is_identity()) {
+        if self.z.is_zero_vartime() {
             return *other;
         }
-        if bool::from(other.is_identity()) {
+        if other.z.is_zero_vartime() {
             return *self;
         }
-        let (sum, dbl) = self.add_core(other);
-        if bool::from(dbl) {
+        let (sum, h, r) = self.add_core(other);
+        if h.is_zero_vartime() && r.is_zero_vartime() {
             return self.double();
         }
         sum
@@ -302,14 +305,14 @@ impl<C: CurveParams> Jacobian<C> {
 
     /// `P + Q` for an affine `Q`, with branches (public points only).
     pub fn add_affine_vartime(&self, other: &Affine<C>) -> Self {
-        if bool::from(other.is_identity()) {
+        if other.infinity == 1 {
             return *self;
         }
-        if bool::from(self.is_identity()) {
+        if self.z.is_zero_vartime() {
             return Self::from_affine(other);
         }
-        let (sum, dbl) = self.add_affine_core(&other.x, &other.y);
-        if bool::from(dbl) {
+        let (sum, h, r) = self.add_affine_core(&other.x, &other.y);
+        if h.is_zero_vartime() && r.is_zero_vartime() {
             return self.double();
         }
         sum

@@ -44,6 +44,44 @@ macro_rules! suite {
                 C::mul_generator(&S::from_bytes_reduced(k))
             }
 
+            /// The exceptional inputs of the addition formulas (P + P, P + (−P), the identity on
+            /// either side, a non-normalised Z), variable-time and constant-time alike.
+            #[test]
+            fn additions_handle_the_exceptional_cases() {
+                let p = pt(&[7; 32]);
+                let q = pt(&[9; 32]);
+                let o = J::IDENTITY;
+                // The same point with another Z: (X·λ², Y·λ³, Z·λ).
+                let (x, y, z) = p.raw_coordinates();
+                let l = Fp::<Sm2P, $B>::from_u64(5);
+                let p2 = J::from_raw_unchecked(x * l.square(), y * l.square() * l, z * l);
+                let (pa, qa, oa) = (p.to_affine(), q.to_affine(), A::IDENTITY);
+                let dbl = p.double();
+                for (a, b, want) in [
+                    (p, p2, dbl),
+                    (p, -p2, o),
+                    (o, p, p),
+                    (p, o, p),
+                    (o, o, o),
+                    (p, q, q.add(&p)),
+                ] {
+                    assert_eq!(a.add_vartime(&b), want);
+                    assert_eq!(a.add(&b), want);
+                }
+                for (a, b, want) in [
+                    (p2, pa, dbl),
+                    (-p2, pa, o),
+                    (o, pa, p),
+                    (p, oa, p),
+                    (o, oa, o),
+                    (p, qa, q.add(&p)),
+                ] {
+                    assert_eq!(a.add_affine_vartime(&b), want);
+                    assert_eq!(a.add_affine(&b), want);
+                }
+                assert!(bool::from(dbl.is_on_curve()) && !bool::from(dbl.is_identity()));
+            }
+
             #[test]
             fn generator_matches_vector_and_is_on_curve() {
                 let v = sm_testvectors::sm2_sm3();

@@ -45,6 +45,9 @@ pub trait Field:
 
     /// Whether the element is zero.
     fn is_zero(&self) -> Choice;
+    /// Whether the element is zero, with a branch (public values only: no `subtle` barrier,
+    /// for the checks of variable-time point arithmetic).
+    fn is_zero_vartime(&self) -> bool;
     /// `self²`.
     fn square(&self) -> Self;
     /// `2·self`.
@@ -72,6 +75,10 @@ impl<M: Modulus, B: Backend> Field for Fp<M, B> {
     #[inline(always)]
     fn is_zero(&self) -> Choice {
         Fp::is_zero(self)
+    }
+    #[inline(always)]
+    fn is_zero_vartime(&self) -> bool {
+        Fp::is_zero_vartime(self)
     }
     #[inline(always)]
     fn square(&self) -> Self {

@@ -218,6 +218,12 @@ impl<M: Modulus, B: Backend> Fp<M, B> {
         self.ct_eq(&Self::ZERO)
     }
 
+    /// Whether the element is zero, by a plain comparison (public values only).
+    #[inline(always)]
+    pub fn is_zero_vartime(&self) -> bool {
+        self.mont == [0; 4]
+    }
+
     /// Whether the canonical value is odd (the SEC1 / GM/T compression bit).
     pub fn is_odd(&self) -> Choice {
         Choice::from((self.to_canonical_limbs()[0] & 1) as u8)
@@ -449,11 +455,13 @@ impl<M: Modulus, B: Backend> Default for Fp<M, B> {
 }
 
 impl<M: Modulus, B: Backend> ConstantTimeEq for Fp<M, B> {
+    /// The limb differences ORed together, then one `subtle` comparison with zero (one
+    /// optimisation barrier instead of one per limb; branch-free either way).
+    #[inline]
     fn ct_eq(&self, other: &Self) -> Choice {
-        self.mont[0].ct_eq(&other.mont[0])
-            & self.mont[1].ct_eq(&other.mont[1])
-            & self.mont[2].ct_eq(&other.mont[2])
-            & self.mont[3].ct_eq(&other.mont[3])
+        let (a, b) = (&self.mont, &other.mont);
+        let d = (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]);
+        d.ct_eq(&0)
     }
 }
 

@@ -290,6 +290,10 @@ impl<B: Backend> Field for Fp2<B> {
         Fp2::is_zero(self)
     }
     #[inline(always)]
+    fn is_zero_vartime(&self) -> bool {
+        Fp2::is_zero_vartime(self)
+    }
+    #[inline(always)]
     fn square(&self) -> Self {
         Fp2::square(self)
     }

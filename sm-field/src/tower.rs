@@ -65,6 +65,12 @@ macro_rules! tower_type {
                 $(self.$c.is_zero())&+
             }
 
+            /// Whether the element is zero, with branches (public values only).
+            #[inline]
+            pub fn is_zero_vartime(&self) -> bool {
+                $(self.$c.is_zero_vartime())&&+
+            }
+
             /// A uniformly random element (the coefficients drawn in order).
             pub fn random(rng: &mut impl rand_core::CryptoRng) -> Self {
                 Self {

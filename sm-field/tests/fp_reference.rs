@@ -71,6 +71,18 @@ fn check_all<M: Modulus, B: Backend>(a: &BigUint, b: &BigUint) {
         (a << 256) % &p,
         "montgomery form"
     );
+    // The zero tests and equality against the reference (a and b are below p).
+    assert_eq!(bool::from(fa.is_zero()), a.is_zero(), "is_zero");
+    assert_eq!(fa.is_zero_vartime(), a.is_zero(), "is_zero_vartime");
+    assert_eq!(
+        bool::from(subtle::ConstantTimeEq::ct_eq(&fa, &fb)),
+        a == b,
+        "ct_eq"
+    );
+    assert!(
+        bool::from(subtle::ConstantTimeEq::ct_eq(&fa, &fa)),
+        "ct_eq self"
+    );
     if !a.is_zero() {
         let inv = a.modpow(&(&p - 2u8), &p);
         assert_eq!(big(&fa.invert().unwrap()), inv, "invert");
