@@ -457,7 +457,6 @@ impl<M: Modulus, B: Backend> Default for Fp<M, B> {
 impl<M: Modulus, B: Backend> ConstantTimeEq for Fp<M, B> {
     /// The limb differences ORed together, then one `subtle` comparison with zero (one
     /// optimisation barrier instead of one per limb; branch-free either way).
-    #[inline]
     fn ct_eq(&self, other: &Self) -> Choice {
         let (a, b) = (&self.mont, &other.mont);
         let d = (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]);
