@@ -46,8 +46,10 @@ pub trait Field:
     /// Whether the element is zero.
     fn is_zero(&self) -> Choice;
     /// Whether the element is zero, with a branch (public values only: no `subtle` barrier,
-    /// for the checks of variable-time point arithmetic).
-    fn is_zero_vartime(&self) -> bool;
+    /// for the checks of variable-time point arithmetic). By default from `is_zero`.
+    fn is_zero_vartime(&self) -> bool {
+        self.is_zero().into()
+    }
     /// `self²`.
     fn square(&self) -> Self;
     /// `2·self`.

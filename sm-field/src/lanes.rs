@@ -30,12 +30,12 @@
 //! `(a·b + m·p)/2^260 < 4p²/2^260 + p < p/4 + p < 2p`. Additions and subtractions propagate
 //! carries with shifts and end with one masked correction by 2p (`a + b < 4p`, less 2p where
 //! that is not negative; `a − b > −2p`, plus 2p where negative), so every operation keeps the
-//! bound. Where `2^256 mod p` is small (SM2's p and n, pseudo-Mersenne shapes), the correction is
-//! a fold instead, with no comparison: the bits of `a + b` (or `a − b + 4p`, or `K·a` for
+//! bound. Where `2^256 mod p` is small (SM2's p and n, pseudo-Mersenne shapes), the correction
+//! is a fold instead, with no comparison: the bits of `a + b` (or `a − b + 4p`, or `K·a` for
 //! `K ≤ 8`, [`Lanes8::mul_small`]) from 2^256 up are cleared and added back times
-//! `2^256 mod p`, which lands below 2p. Only where values leave the lanes or are compared is the representative reduced below
-//! p: [`Lanes8::to_fp`] ends with a conditional subtraction of p, [`Lanes8::eq`] and
-//! [`Lanes8::is_zero`] compare modulo p.
+//! `2^256 mod p`, which lands below 2p. Only where values leave the lanes or are compared is
+//! the representative reduced below p: [`Lanes8::to_fp`] ends with a conditional subtraction
+//! of p, [`Lanes8::eq`] and [`Lanes8::is_zero`] compare modulo p.
 //!
 //! **Availability.** Every operation takes an [`Ifma`] token, which only [`Ifma::detect`] makes
 //! from the crate's one CPU probe ([`backend::cpu::has_ifma`](crate::backend::cpu::has_ifma):
