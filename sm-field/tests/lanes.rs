@@ -160,36 +160,20 @@ fn check_all<M: Modulus>(t: Ifma, a: &[F<M>; 8], b: &[F<M>; 8], mask: u8, lift: 
         ctx("double")
     );
     let small = |k: u64| -> [F<M>; 8] { core::array::from_fn(|i| F::<M>::from_u64(k) * a[i]) };
-    assert_eq!(
-        bounded(la.mul_small::<2>(t), "op").to_fp(t),
-        small(2),
-        "{}",
-        ctx("2a")
-    );
-    assert_eq!(
-        bounded(la.mul_small::<3>(t), "op").to_fp(t),
-        small(3),
-        "{}",
-        ctx("3a")
-    );
-    assert_eq!(
-        bounded(la.mul_small::<4>(t), "op").to_fp(t),
-        small(4),
-        "{}",
-        ctx("4a")
-    );
-    assert_eq!(
-        bounded(la.mul_small::<7>(t), "op").to_fp(t),
-        small(7),
-        "{}",
-        ctx("7a")
-    );
-    assert_eq!(
-        bounded(la.mul_small::<8>(t), "op").to_fp(t),
-        small(8),
-        "{}",
-        ctx("8a")
-    );
+    for (k, got) in [
+        (2, la.mul_small::<2>(t)),
+        (3, la.mul_small::<3>(t)),
+        (4, la.mul_small::<4>(t)),
+        (7, la.mul_small::<7>(t)),
+        (8, la.mul_small::<8>(t)),
+    ] {
+        assert_eq!(
+            bounded(got, "op").to_fp(t),
+            small(k),
+            "{}",
+            ctx(&format!("{k}a"))
+        );
+    }
     assert_eq!(
         bounded(la.square(t), "op").to_fp(t),
         un(&|x| x.square()),
