@@ -9,7 +9,7 @@ use core::fmt;
 use rand_core::CryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
-use crate::{Backend, DefaultBackend, Field, Fp, Sm9P};
+use crate::{Backend, DefaultBackend, Field, Fp, Limbs, Sm9P};
 
 /// The SM9 base field GF(p), the bottom of the tower.
 pub type Fp1<B> = Fp<Sm9P, B>;
@@ -62,10 +62,11 @@ impl<B: Backend> Fp2<B> {
         }
     }
 
-    /// `self · rhs` by Karatsuba (3 multiplications in GF(p)):
-    /// `v0 = a0·b0`, `v1 = a1·b1`, `c0 = v0 − 2·v1`, `c1 = (a0 + a1)(b0 + b1) − v0 − v1`. The
-    /// recombination (`mul_combine`) is shared with the batched tower products (`Fp4::products`),
-    /// which stage the same factor pairs (`mul_factors`).
+    /// `self · rhs` by the backend's GF(p²) kernel, [`Backend::mul_fp2`]: by default Karatsuba
+    /// (3 multiplications in GF(p)), `v0 = a0·b0`, `v1 = a1·b1`, `c0 = v0 − 2·v1`,
+    /// `c1 = (a0 + a1)(b0 + b1) − v0 − v1`; on `U32` the same with lazy reduction. The batched
+    /// tower products (`Fp4::products`) stage the same factor pairs (`mul_factors`) and share
+    /// the recombination (`mul_combine`).
     ///
     /// Deliberately not inlined (nor [`square`](Self::square)): inlined, its three multiplication
     /// kernels were copied into every tower formula and line function, and the Miller loop's
@@ -73,10 +74,7 @@ impl<B: Backend> Fp2<B> {
     /// Miller loop ≈ 25 % faster (`cargo xtask bench --against`, same process).
     #[inline(never)]
     pub fn mul(&self, rhs: &Self) -> Self {
-        let v0 = self.c0.mul(&rhs.c0);
-        let v1 = self.c1.mul(&rhs.c1);
-        let s = self.c0.add(&self.c1).mul(&rhs.c0.add(&rhs.c1));
-        Self::mul_combine(&v0, &v1, &s)
+        Self::from_limbs(B::mul_fp2::<Sm9P>(&self.limbs(), &rhs.limbs()))
     }
 
     /// `self²` by complex squaring (2 multiplications): with `m = a0·a1`,
@@ -89,6 +87,18 @@ impl<B: Backend> Fp2<B> {
             c0: t.add(&m),
             c1: m.double(),
         }
+    }
+
+    /// The coefficients' Montgomery limbs `[c0, c1]` (the backends' GF(p²) kernels take these).
+    #[inline(always)]
+    fn limbs(&self) -> [Limbs; 2] {
+        [self.c0.to_mont_limbs(), self.c1.to_mont_limbs()]
+    }
+
+    /// From the backends' reduced output limbs.
+    #[inline(always)]
+    fn from_limbs(c: [Limbs; 2]) -> Self {
+        Self::new(Fp::from_mont_unchecked(c[0]), Fp::from_mont_unchecked(c[1]))
     }
 
     /// The pre-additions of [`mul`](Self::mul): its three GF(p) factor pairs `(a0, b0)`,

@@ -7,6 +7,8 @@
 //!   64th also against `num-bigint`;
 //! * adversarial operands: per-limb combinations of {0, 1, 2, 2^63, all ones, all ones − 1,
 //!   p_i − 1, p_i, p_i + 1} below p, p − k, single bits, all-ones limbs, R, R², R³;
+//! * the GF(p²) product kernel (`mul_fp2`) on random and adversarial coefficient pairs against
+//!   `num-bigint` and `U64`'s default formula;
 //! * long dependent chains (a result congruent but not fully reduced would diverge);
 //! * the `Fp` algorithms on top (inversion, square roots, exponentiation, encodings);
 //! * `mul_batch` for every length 0…20, random batches of lengths 1…70, every edge pair in every
@@ -61,6 +63,9 @@ impl<B: Backend> Backend for Flip<B> {
     }
     fn square<M: Modulus>(a: &Limbs) -> Limbs {
         B::square::<M>(a)
+    }
+    fn mul_fp2<M: Modulus>(a: &[Limbs; 2], b: &[Limbs; 2]) -> [Limbs; 2] {
+        B::mul_fp2::<M>(a, b)
     }
 }
 
@@ -233,6 +238,33 @@ fn check_bigint<M: Modulus, B: Backend>(a: &Limbs, b: &Limbs) {
     );
 }
 
+/// The GF(p²) product (`mul_fp2`, u² = −2) of `[a, b]` by `[b, a]`, by itself, and of
+/// `[a, a]` by `[b, b]`, against `num-bigint` and against `U64`'s (the default formula).
+fn check_fp2<M: Modulus, B: Backend>(a: &Limbs, b: &Limbs) {
+    let p = big(&M::P);
+    let (x, y) = (big(a), big(b));
+    let r_inv = BigUint::from(2u8)
+        .modpow(&BigUint::from(256u32), &p)
+        .modpow(&(&p - 2u8), &p);
+    // (x0 + x1·u)(y0 + y1·u) = (x0·y0 − 2·x1·y1) + (x0·y1 + x1·y0)·u, times R^-1.
+    let want = |x0: &BigUint, x1: &BigUint, y0: &BigUint, y1: &BigUint| {
+        let c0 = (x0 * y0 + (&p - x1 * y1 % &p) * 2u8) % &p * &r_inv % &p;
+        let c1 = (x0 * y1 + x1 * y0) % &p * &r_inv % &p;
+        [c0, c1]
+    };
+    let name = format!("{} {}", B::NAME, M::NAME);
+    let cases = [
+        ([*a, *b], [*b, *a], want(&x, &y, &y, &x)),
+        ([*a, *b], [*a, *b], want(&x, &y, &x, &y)),
+        ([*a, *a], [*b, *b], want(&x, &x, &y, &y)),
+    ];
+    for (u, v, w) in &cases {
+        let got = B::mul_fp2::<M>(u, v);
+        assert_eq!(got.map(|c| big(&c)), *w, "{name} mul_fp2 {u:x?} {v:x?}");
+        assert_eq!(got, U64::mul_fp2::<M>(u, v), "{name} mul_fp2 vs u64");
+    }
+}
+
 fn random_pairs<M: Modulus, B: Backend>(seed: u64) {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     for i in 0..RANDOM_PAIRS {
@@ -242,6 +274,7 @@ fn random_pairs<M: Modulus, B: Backend>(seed: u64) {
         check_one::<M, B>(&a);
         if i % 64 == 0 {
             check_bigint::<M, B>(&a, &b);
+            check_fp2::<M, B>(&a, &b);
         }
     }
 }
@@ -258,6 +291,7 @@ fn edges<M: Modulus, B: Backend>(seed: u64) {
         for b in adv.iter().step_by(step) {
             check_pair::<M, B>(a, b);
             check_bigint::<M, B>(a, b);
+            check_fp2::<M, B>(a, b);
         }
     }
     for _ in 0..RANDOM_PAIRS {
