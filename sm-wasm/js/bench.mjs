@@ -184,7 +184,16 @@ const sizeNt = nt && moduleSize(pkgNt);
 if (nt) console.log(`--no-tables module: ${sizeNt.raw} bytes, ${sizeNt.gzip} gzipped`);
 
 if (mdFile) {
-  const cpu = os.cpus()[0].model.replace(/\s+/g, ' ');
+  // The model string alone does not tell CPU generations apart ("AMD EPYC" is Zen 3 or Zen 5
+  // on these machines): add the family and model numbers where /proc/cpuinfo has them.
+  let cpu = os.cpus()[0].model.replace(/\s+/g, ' ');
+  try {
+    const info = readFileSync('/proc/cpuinfo', 'utf8');
+    const field = (k) => info.match(new RegExp(`^${k}\\s*:\\s*(\\d+)`, 'm'))?.[1];
+    if (field('cpu family')) cpu += ` (family ${field('cpu family')} model ${field('model')})`;
+  } catch {
+    // not Linux: the model string only
+  }
   const names = ['sm-wasm', ...(nt ? [NT] : []), 'sm-crypto-v2', 'sm-crypto'];
   const fmt = (r, unit) => !r ? '–' : unit === 'MB/s'
     ? `${r.min.toFixed(0)} / ${r.median.toFixed(0)}`
