@@ -52,39 +52,7 @@ pub fn backend_runs_here(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `$body` with the type alias `$B` set to the backend named `$name` (one of
-/// [`BACKEND_NAMES`]; panics on another).
-macro_rules! with_backend {
-    ($name:expr, $B:ident => $body:expr) => {
-        match $name {
-            "u64" => {
-                type $B = sm_field::U64;
-                $body
-            }
-            "u32" => {
-                type $B = sm_field::U32;
-                $body
-            }
-            #[cfg(target_arch = "x86_64")]
-            "mulx" => {
-                type $B = sm_field::Mulx;
-                $body
-            }
-            #[cfg(target_arch = "x86_64")]
-            "mulx-ifma" => {
-                type $B = sm_field::MulxIfma;
-                $body
-            }
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            "asm" => {
-                type $B = sm_field::Asm;
-                $body
-            }
-            other => panic!("backend {other} is not in BACKEND_NAMES"),
-        }
-    };
-}
-pub(crate) use with_backend;
+pub(crate) use crate::bench::harness::with_backend;
 
 /// Runs `$f::<M, B>(args)` for every backend of `$names`, stopping at the first error.
 macro_rules! for_other_backends {

@@ -2,7 +2,7 @@
 
 use std::hint::black_box;
 
-use super::harness::Case;
+use super::harness::{with_backend, Case};
 use super::sm_field::{self, Backend, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P};
 
 fn start<M: Modulus, B: Backend>(k: u64) -> Fp<M, B> {
@@ -12,14 +12,10 @@ fn start<M: Modulus, B: Backend>(k: u64) -> Fp<M, B> {
 
 fn cases_for<M: Modulus, B: Backend>(out: &mut Vec<Case>, prefix: &str) {
     let name = M::NAME;
-    let mk = |op: &str, output: Fp<M, B>, run: Box<dyn FnMut(u64)>| Case {
-        group: "field",
-        op: format!("{name} {op}"),
-        variant: format!("{prefix}{}", B::NAME),
-        output: output.to_bytes().to_vec(),
-        bytes: 0,
-        per_run: 1,
-        run,
+    let variant = format!("{prefix}{}", B::NAME);
+    let mk = |op: &str, output: Fp<M, B>, run: Box<dyn FnMut(u64)>| {
+        let output = output.to_bytes().to_vec();
+        Case::new("field", &format!("{name} {op}"), &variant, 0, output, run)
     };
     let (x0, y) = (start::<M, B>(1), start::<M, B>(2));
     // Each operation is a chain of dependent calls (latency); closures are monomorphised so the
@@ -74,17 +70,16 @@ fn tower_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
                 $x
             };
             let bytes = $bytes;
-            out.push(Case {
-                group: "field",
-                op: $name.to_string(),
-                variant: format!("{prefix}{}", B::NAME),
-                output: bytes(chain($n)),
-                bytes: 0,
-                per_run: 1,
-                run: Box::new(move |iters| {
+            out.push(Case::new(
+                "field",
+                $name,
+                &format!("{prefix}{}", B::NAME),
+                0,
+                bytes(chain($n)),
+                Box::new(move |iters| {
                     black_box(chain(iters));
                 }),
-            });
+            ));
         }};
     }
     let b2 = |v: Fp2<B>| v.to_bytes().to_vec();
@@ -124,17 +119,7 @@ fn for_backend<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
 pub fn cases(backends: &[String], prefix: &str) -> Vec<Case> {
     let mut out = Vec::new();
     for b in backends {
-        match b.as_str() {
-            "u64" => for_backend::<sm_field::U64>(&mut out, prefix),
-            "u32" => for_backend::<sm_field::U32>(&mut out, prefix),
-            #[cfg(target_arch = "x86_64")]
-            "mulx" => for_backend::<sm_field::Mulx>(&mut out, prefix),
-            #[cfg(target_arch = "x86_64")]
-            "mulx-ifma" => for_backend::<sm_field::MulxIfma>(&mut out, prefix),
-            #[cfg(target_arch = "x86_64")]
-            "asm" => for_backend::<sm_field::Asm>(&mut out, prefix),
-            _ => {}
-        }
+        with_backend!(b.as_str(), B => for_backend::<B>(&mut out, prefix));
     }
     out
 }

@@ -1,10 +1,48 @@
 //! Interleaved timing of variants of the same operation, agreement checks and result tables.
 //!
-//! This file has no dependencies beyond `std`: `cargo xtask bench --against` compiles it a second
-//! time into a generated binary that links two revisions of the workspace.
+//! This file has no dependencies beyond `std` (`with_backend!` names `sm_field` only where it is
+//! expanded): `cargo xtask bench --against` compiles it a second time into a generated binary
+//! that links two revisions of the workspace.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
+
+/// Runs `$body` with the type alias `$B` set to the backend named `$name`, one of
+/// `check::BACKEND_NAMES` (validated where the names are parsed; panics on another): the one
+/// name-to-type table of `check` and of every benchmark group. The `sm_field::…` paths resolve
+/// where the macro is used, so under `bench --against` each revision's copy of the group code
+/// names its own `sm_field`.
+macro_rules! with_backend {
+    ($name:expr, $B:ident => $body:expr) => {
+        match $name {
+            "u64" => {
+                type $B = sm_field::U64;
+                $body
+            }
+            "u32" => {
+                type $B = sm_field::U32;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            "mulx" => {
+                type $B = sm_field::Mulx;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            "mulx-ifma" => {
+                type $B = sm_field::MulxIfma;
+                $body
+            }
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            "asm" => {
+                type $B = sm_field::Asm;
+                $body
+            }
+            other => panic!("backend {other} is not in BACKEND_NAMES"),
+        }
+    };
+}
+pub(crate) use with_backend;
 
 /// One timed variant of one operation.
 pub struct Case {
@@ -24,6 +62,29 @@ pub struct Case {
     pub per_run: u64,
     /// Runs the operation `n` times.
     pub run: Box<dyn FnMut(u64)>,
+}
+
+impl Case {
+    /// A case of `group` that processes `bytes` per operation (0: not a throughput operation),
+    /// one operation per run.
+    pub fn new(
+        group: &'static str,
+        op: &str,
+        variant: &str,
+        bytes: u64,
+        output: Vec<u8>,
+        run: Box<dyn FnMut(u64)>,
+    ) -> Self {
+        Case {
+            group,
+            op: op.to_string(),
+            variant: variant.to_string(),
+            output,
+            bytes,
+            per_run: 1,
+            run,
+        }
+    }
 }
 
 /// Timing result for one variant.

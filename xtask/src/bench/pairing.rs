@@ -2,7 +2,7 @@
 
 use std::hint::black_box;
 
-use super::harness::Case;
+use super::harness::{with_backend, Case};
 use super::sm_field::{self, Backend};
 use super::sm_pairing::{
     final_exponentiation, miller_loop, multi_pairing, pairing, pairing_prepared, G1Affine,
@@ -20,15 +20,7 @@ const K: [u64; 4] = [
 fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
     let variant = format!("{prefix}{}", B::NAME);
     let mut push = |op: &str, output: Vec<u8>, run: Box<dyn FnMut(u64)>| {
-        out.push(Case {
-            group: "pairing",
-            op: op.to_string(),
-            variant: variant.clone(),
-            output,
-            bytes: 0,
-            per_run: 1,
-            run,
-        })
+        out.push(Case::new("pairing", op, &variant, 0, output, run))
     };
     let p = G1Affine::<B>::GENERATOR;
     let q = G2Affine::<B>::GENERATOR;
@@ -124,19 +116,10 @@ fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
 pub fn cases(backends: &[String], prefix: &str) -> Vec<Case> {
     let mut out = Vec::new();
     for b in backends {
-        match b.as_str() {
-            "u64" => cases_for::<sm_field::U64>(&mut out, prefix),
-            "u32" => cases_for::<sm_field::U32>(&mut out, prefix),
-            #[cfg(target_arch = "x86_64")]
-            "mulx" => cases_for::<sm_field::Mulx>(&mut out, prefix),
-            #[cfg(target_arch = "x86_64")]
-            "mulx-ifma" => cases_for::<sm_field::MulxIfma>(&mut out, prefix),
-            #[cfg(target_arch = "x86_64")]
-            "asm" => {
-                cases_for::<sm_field::Asm>(&mut out, prefix);
-                lane_cases::<sm_field::Asm>(&mut out, prefix);
-            }
-            _ => {}
+        with_backend!(b.as_str(), B => cases_for::<B>(&mut out, prefix));
+        #[cfg(target_arch = "x86_64")]
+        if b == "asm" {
+            lane_cases::<sm_field::Asm>(&mut out, prefix);
         }
     }
     #[cfg(feature = "peers")]
@@ -186,15 +169,7 @@ fn peers(out: &mut Vec<Case>) {
     let (p, q) = (G1::one(), G2::one());
     let e = sm9_core::pairing(p, q);
     let mut push = |op: &str, output: Vec<u8>, run: Box<dyn FnMut(u64)>| {
-        out.push(Case {
-            group: "pairing",
-            op: op.to_string(),
-            variant: "sm9_core".to_string(),
-            output,
-            bytes: 0,
-            per_run: 1,
-            run,
-        })
+        out.push(Case::new("pairing", op, "sm9_core", 0, output, run))
     };
     push(
         "pairing",

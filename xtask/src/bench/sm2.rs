@@ -10,7 +10,7 @@ use std::hint::black_box;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 
-use super::harness::Case;
+use super::harness::{with_backend, Case};
 use super::sm2::exchange::{Initiator, Responder};
 use super::sm2::generic::{SecretKey, SigningKey, VerifyingKey};
 use super::sm2::Mode;
@@ -23,15 +23,7 @@ fn rng() -> ChaCha20Rng {
 }
 
 fn case(op: &str, variant: &str, ok: bool, run: Box<dyn FnMut(u64)>) -> Case {
-    Case {
-        group: "sm2",
-        op: op.to_string(),
-        variant: variant.to_string(),
-        output: vec![ok as u8],
-        bytes: 0,
-        per_run: 1,
-        run,
-    }
+    Case::new("sm2", op, variant, 0, vec![ok as u8], run)
 }
 
 /// Batch decryption items: key i with raw C1C3C2 ciphertext i.
@@ -303,17 +295,7 @@ fn cases_for<B: Backend>(out: &mut Vec<Case>, prefix: &str) {
 pub fn cases(backends: &[String], prefix: &str) -> Vec<Case> {
     let mut out = Vec::new();
     for b in backends {
-        match b.as_str() {
-            "u64" => cases_for::<sm_field::U64>(&mut out, prefix),
-            "u32" => cases_for::<sm_field::U32>(&mut out, prefix),
-            #[cfg(target_arch = "x86_64")]
-            "mulx" => cases_for::<sm_field::Mulx>(&mut out, prefix),
-            #[cfg(target_arch = "x86_64")]
-            "mulx-ifma" => cases_for::<sm_field::MulxIfma>(&mut out, prefix),
-            #[cfg(target_arch = "x86_64")]
-            "asm" => cases_for::<sm_field::Asm>(&mut out, prefix),
-            _ => {}
-        }
+        with_backend!(b.as_str(), B => cases_for::<B>(&mut out, prefix));
     }
     #[cfg(feature = "peers")]
     if prefix.is_empty() {

@@ -11,15 +11,7 @@ fn msg(len: usize) -> Vec<u8> {
 }
 
 fn case(op: &str, variant: &str, bytes: u64, output: Vec<u8>, run: Box<dyn FnMut(u64)>) -> Case {
-    Case {
-        group: "sm3",
-        op: op.to_string(),
-        variant: variant.to_string(),
-        output,
-        bytes,
-        per_run: 1,
-        run,
-    }
+    Case::new("sm3", op, variant, bytes, output, run)
 }
 
 /// SM3 cases; peers only when `peers` is set (not in `--against` runs).

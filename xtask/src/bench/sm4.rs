@@ -20,15 +20,7 @@ fn msg() -> Vec<u8> {
 }
 
 fn case(op: &str, variant: &str, bytes: u64, output: Vec<u8>, run: Box<dyn FnMut(u64)>) -> Case {
-    Case {
-        group: "sm3",
-        op: op.to_string(),
-        variant: variant.to_string(),
-        output,
-        bytes,
-        per_run: 1,
-        run,
-    }
+    Case::new("sm3", op, variant, bytes, output, run)
 }
 
 /// The three SM4 operations for one block cipher type `C` built by `make`.
