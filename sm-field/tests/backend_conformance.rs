@@ -219,13 +219,18 @@ fn check_one<M: Modulus, B: Backend>(a: &Limbs) {
     }
 }
 
+/// `R^-1 = 2^-256 mod p`.
+fn r_inv(p: &BigUint) -> BigUint {
+    BigUint::from(2u8)
+        .modpow(&BigUint::from(256u32), p)
+        .modpow(&(p - 2u8), p)
+}
+
 /// Independent of every backend: `a·b·2^-256 mod p`, `a ± b mod p`, `-a mod p` by `num-bigint`.
 fn check_bigint<M: Modulus, B: Backend>(a: &Limbs, b: &Limbs) {
     let p = big(&M::P);
     let (x, y) = (big(a), big(b));
-    let r_inv = BigUint::from(2u8)
-        .modpow(&BigUint::from(256u32), &p)
-        .modpow(&(&p - 2u8), &p);
+    let r_inv = r_inv(&p);
     let name = format!("{} {}", B::NAME, M::NAME);
     assert_eq!(big(&B::add::<M>(a, b)), (&x + &y) % &p, "{name} add");
     assert_eq!(big(&B::sub::<M>(a, b)), (&x + &p - &y) % &p, "{name} sub");
@@ -243,9 +248,7 @@ fn check_bigint<M: Modulus, B: Backend>(a: &Limbs, b: &Limbs) {
 fn check_fp2<M: Modulus, B: Backend>(a: &Limbs, b: &Limbs) {
     let p = big(&M::P);
     let (x, y) = (big(a), big(b));
-    let r_inv = BigUint::from(2u8)
-        .modpow(&BigUint::from(256u32), &p)
-        .modpow(&(&p - 2u8), &p);
+    let r_inv = r_inv(&p);
     // (x0 + x1·u)(y0 + y1·u) = (x0·y0 − 2·x1·y1) + (x0·y1 + x1·y0)·u, times R^-1.
     let want = |x0: &BigUint, x1: &BigUint, y0: &BigUint, y1: &BigUint| {
         let c0 = (x0 * y0 + (&p - x1 * y1 % &p) * 2u8) % &p * &r_inv % &p;
