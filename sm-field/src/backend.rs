@@ -119,12 +119,32 @@ pub trait Backend:
     /// bit-identical results.
     #[inline(always)]
     fn mul_fp2<M: Modulus>(a: &[Limbs; 2], b: &[Limbs; 2]) -> [Limbs; 2] {
-        let v0 = Self::mul::<M>(&a[0], &b[0]);
-        let v1 = Self::mul::<M>(&a[1], &b[1]);
-        let s = Self::mul::<M>(&Self::add::<M>(&a[0], &a[1]), &Self::add::<M>(&b[0], &b[1]));
-        [
-            Self::sub::<M>(&v0, &Self::double::<M>(&v1)),
-            Self::sub::<M>(&Self::sub::<M>(&s, &v0), &v1),
-        ]
+        let v = fp2_factors::<Self, M>(a, b).map(|(x, y)| Self::mul::<M>(&x, &y));
+        fp2_combine::<Self, M>(&v)
     }
+}
+
+/// Karatsuba in GF(p²) (u² = −2), before the products: the three GF(p) factor pairs
+/// `(a0, b0)`, `(a1, b1)`, `(a0 + a1, b0 + b1)`. The one statement of the formula, shared by
+/// [`Backend::mul_fp2`]'s default and the batched tower products (`Fp2::mul_factors`).
+#[inline(always)]
+pub(crate) fn fp2_factors<B: Backend, M: Modulus>(
+    a: &[Limbs; 2],
+    b: &[Limbs; 2],
+) -> [(Limbs, Limbs); 3] {
+    [
+        (a[0], b[0]),
+        (a[1], b[1]),
+        (B::add::<M>(&a[0], &a[1]), B::add::<M>(&b[0], &b[1])),
+    ]
+}
+
+/// Karatsuba in GF(p²), after the products `[v0, v1, s]` of [`fp2_factors`]:
+/// `v0 − 2·v1 + (s − v0 − v1)·u`.
+#[inline(always)]
+pub(crate) fn fp2_combine<B: Backend, M: Modulus>([v0, v1, s]: &[Limbs; 3]) -> [Limbs; 2] {
+    [
+        B::sub::<M>(v0, &B::double::<M>(v1)),
+        B::sub::<M>(&B::sub::<M>(s, v0), v1),
+    ]
 }

@@ -105,21 +105,16 @@ impl<B: Backend> Fp2<B> {
     /// `(a1, b1)`, `(a0 + a1, b0 + b1)`.
     #[inline(always)]
     pub(crate) fn mul_factors(&self, rhs: &Self) -> [(Fp1<B>, Fp1<B>); 3] {
-        [
-            (self.c0, rhs.c0),
-            (self.c1, rhs.c1),
-            (self.c0.add(&self.c1), rhs.c0.add(&rhs.c1)),
-        ]
+        crate::backend::fp2_factors::<B, Sm9P>(&self.limbs(), &rhs.limbs())
+            .map(|(x, y)| (Fp::from_mont_unchecked(x), Fp::from_mont_unchecked(y)))
     }
 
     /// The recombination of [`mul`](Self::mul) from the products of
     /// [`mul_factors`](Self::mul_factors), `[v0, v1, s]`: `v0 − 2·v1 + (s − v0 − v1)·u`.
     #[inline(always)]
     pub(crate) fn mul_combine(v0: &Fp1<B>, v1: &Fp1<B>, s: &Fp1<B>) -> Self {
-        Self {
-            c0: v0.sub(&v1.double()),
-            c1: s.sub(v0).sub(v1),
-        }
+        let v = [v0, v1, s].map(Fp::to_mont_limbs);
+        Self::from_limbs(crate::backend::fp2_combine::<B, Sm9P>(&v))
     }
 
     /// Multiplication by an element of GF(p) (2 multiplications).
