@@ -17,7 +17,7 @@ use std::time::Instant;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use crate::ops::{Class, Op, Prepared, Secret};
+use sm_catalogue::{Class, Op, Prepared, Secret};
 
 /// Prepared instances per class.
 const POOL: usize = 32;

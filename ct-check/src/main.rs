@@ -13,7 +13,9 @@
 //! ct-check selftest --backend NAME    # every operation once natively, outputs checked
 //! ```
 //!
-//! One binary holds every backend: the operation table (`ops::all::<B>`) is instantiated per
+//! The operations are the workspace's catalogue (`sm_catalogue::all::<B>`, those with a secret)
+//! and this crate's two deliberate leaks (`canary`). One binary holds every backend: the
+//! operation table (`ops::<B>`) is instantiated per
 //! limb backend type and `--backend` picks one, `u32` ([`sm_field::U32`]), `u64`
 //! ([`sm_field::U64`]) or `asm` (the target's assembly backend, see `backends()`). Every
 //! operation names its backend through the generic types (`sm2::generic`, `sm9::generic`,
@@ -28,8 +30,8 @@
 //! the operation running at the time (the `BEGIN`/`END` client messages in valgrind's XML log)
 //! and to the documented declassification points.
 
+mod canary;
 mod dudect;
-mod ops;
 mod valgrind;
 
 use std::process::ExitCode;
@@ -37,7 +39,8 @@ use std::process::ExitCode;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-use ops::{Class, Op, Secret};
+use sm_catalogue::marks::{classify, declassify};
+use sm_catalogue::{Class, Op, Secret};
 
 /// A limb backend the operations can run on.
 struct BackendRow {
@@ -49,11 +52,22 @@ struct BackendRow {
     ops: fn() -> Vec<Op>,
 }
 
+/// The checked operations on `B`: the canaries, then every catalogue operation with a secret.
+fn ops<B: sm_field::Backend>() -> Vec<Op> {
+    let mut v = canary::ops::<B>();
+    v.extend(
+        sm_catalogue::all::<B>()
+            .into_iter()
+            .filter(|op| op.secret.is_some()),
+    );
+    v
+}
+
 fn row<B: sm_field::Backend>(name: &'static str) -> BackendRow {
     BackendRow {
         name,
         type_name: std::any::type_name::<B>(),
-        ops: ops::all::<B>,
+        ops: ops::<B>,
     }
 }
 
@@ -138,14 +152,14 @@ fn memcheck(ops: &[&Op], iterations: u64, seed: u64) -> usize {
         for _ in 0..iterations {
             let secret = Secret::new(Class::Random, &mut rng);
             valgrind::log(&format!("BEGIN {}", op.name));
-            valgrind::classify(&secret);
+            classify(&secret);
             let mut prepared = (op.setup)(&secret);
             let out = (prepared.run)();
             // The operation's output (signature, plaintext, shared key, ...) leaves the checked
             // region here: the caller may print or compare it.
-            valgrind::declassify(&out[..]);
+            declassify(&out[..]);
             valgrind::log(&format!("END {}", op.name));
-            valgrind::declassify(&secret);
+            declassify(&secret);
             if let Err(e) = (prepared.check)(&secret, &out) {
                 println!("FAILED output check {}: {e}", op.name);
                 failures += 1;
@@ -158,6 +172,7 @@ fn memcheck(ops: &[&Op], iterations: u64, seed: u64) -> usize {
 }
 
 fn main() -> ExitCode {
+    sm_catalogue::marks::install(valgrind::MARKER);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((cmd, rest)) = args.split_first() else {
         eprintln!("usage: ct-check <list | memcheck | dudect | selftest> [flags]");
@@ -175,8 +190,8 @@ fn main() -> ExitCode {
             println!("backend {:<31} {}", b.name, b.type_name);
         }
         // The same operations on every backend (`operation_tables_agree`).
-        for op in ops::all::<sm_field::U64>() {
-            println!("{:<36} {}", op.name, op.what);
+        for op in ops::<sm_field::U64>() {
+            println!("{:<36} {}", op.name, op.secret.unwrap_or_default());
         }
         return ExitCode::SUCCESS;
     }
@@ -276,8 +291,9 @@ mod tests {
             .collect()
     }
 
-    /// Every operation runs natively on every backend and produces a correct output (the same
-    /// code the memcheck run executes; the client requests are no-ops outside valgrind).
+    /// The memcheck loop runs every operation (the catalogue's and the canaries) natively on
+    /// every backend and every output passes its check (the client requests are no-ops outside
+    /// valgrind; the catalogue's own tests cover fixed secrets and the other readers).
     #[test]
     fn every_operation_passes_its_output_check() {
         for b in runnable() {
@@ -291,35 +307,30 @@ mod tests {
         }
     }
 
+    /// The table is the canaries and exactly the catalogue's operations that have a secret.
     #[test]
-    fn fixed_secrets_work_too() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        for b in runnable() {
-            for op in (b.ops)() {
-                let s = Secret::new(Class::Fixed, &mut rng);
-                let mut p = (op.setup)(&s);
-                let out = (p.run)();
-                assert_eq!((p.check)(&s, &out), Ok(()), "{} on {}", op.name, b.name);
-            }
-        }
-    }
-
-    #[test]
-    fn operation_names_are_unique() {
-        let all = ops::all::<sm_field::U64>();
-        let mut names: Vec<_> = all.iter().map(|o| o.name).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), all.len());
+    fn table_is_the_catalogues_secret_operations() {
+        let names: Vec<_> = ops::<sm_field::U64>().iter().map(|o| o.name).collect();
+        let catalogue = sm_catalogue::all::<sm_field::U64>();
+        let secret: Vec<_> = catalogue
+            .iter()
+            .filter(|o| o.secret.is_some())
+            .map(|o| o.name)
+            .collect();
+        assert_eq!(
+            names,
+            [&["canary.secret_branch", "canary.field_mul"][..], &secret].concat()
+        );
+        assert!(secret.len() > 60 && secret.len() < catalogue.len());
     }
 
     /// Every backend has the same operations in the same order (one report row per operation),
     /// and the `asm` row is the pure assembly type, never the CPU-probing `Auto`.
     #[test]
     fn operation_tables_agree() {
-        let want: Vec<_> = ops::all::<sm_field::U64>()
+        let want: Vec<_> = ops::<sm_field::U64>()
             .iter()
-            .map(|o| (o.name, o.what, o.dudect_default))
+            .map(|o| (o.name, o.secret, o.dudect_default))
             .collect();
         let rows = backends();
         let names: Vec<_> = rows.iter().map(|b| b.name).collect();
@@ -330,7 +341,7 @@ mod tests {
         for b in rows {
             let got: Vec<_> = (b.ops)()
                 .iter()
-                .map(|o| (o.name, o.what, o.dudect_default))
+                .map(|o| (o.name, o.secret, o.dudect_default))
                 .collect();
             assert_eq!(got, want, "{}", b.name);
             let ty = b.type_name.rsplit("::").next();

@@ -12,8 +12,7 @@
 //! computation; a conditional branch, a conditional move that memcheck cannot prove harmless,
 //! or a memory address that depends on them is reported as an error. That is exactly the
 //! constant-time discipline (BoringSSL's `constant_time_secret`/`declassify`, Adam Langley's
-//! ctgrind), so [`classify`] marks secrets and [`declassify`] marks values that the algorithm
-//! publishes.
+//! ctgrind), so [`MARKER`] marks secrets and values that the algorithm publishes.
 
 // memcheck.h: VG_USERREQ_TOOL_BASE('M','C') = ('M' << 24) | ('C' << 16).
 const MC_BASE: usize = 0x4D43_0000;
@@ -55,32 +54,22 @@ fn client_request(default: usize, _request: usize, _a1: usize, _a2: usize) -> us
     default
 }
 
-fn range_of<T: ?Sized>(value: &T) -> (usize, usize) {
-    (
-        core::ptr::from_ref(value).cast::<u8>() as usize,
-        core::mem::size_of_val(value),
-    )
-}
-
 /// Whether the process runs under valgrind.
 pub fn running_on_valgrind() -> bool {
     client_request(0, RUNNING_ON_VALGRIND, 0, 0) != 0
 }
 
-/// Marks the bytes of `value` secret (memcheck: undefined). Every branch or address computed
-/// from them afterwards is reported.
-pub fn classify<T: ?Sized>(value: &T) {
-    let (addr, len) = range_of(value);
-    client_request(0, MAKE_MEM_UNDEFINED, addr, len);
-    core::hint::black_box(value);
-}
-
-/// Marks the bytes of `value` public (memcheck: defined): for values the algorithm publishes.
-pub fn declassify<T: ?Sized>(value: &T) {
-    let (addr, len) = range_of(value);
-    client_request(0, MAKE_MEM_DEFINED, addr, len);
-    core::hint::black_box(value);
-}
+/// Memcheck's marks for the catalogue's `classify`/`declassify` (installed by `main`): secret
+/// bytes become *undefined*, so every branch or address computed from them afterwards is
+/// reported; published bytes become *defined* again.
+pub const MARKER: sm_catalogue::marks::Marker = sm_catalogue::marks::Marker {
+    classify: |addr, len| {
+        client_request(0, MAKE_MEM_UNDEFINED, addr, len);
+    },
+    declassify: |addr, len| {
+        client_request(0, MAKE_MEM_DEFINED, addr, len);
+    },
+};
 
 /// Number of errors valgrind has reported so far (0 natively).
 pub fn error_count() -> usize {

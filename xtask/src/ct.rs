@@ -195,7 +195,7 @@ fn dudect(o: &Opts) -> Result<(), String> {
     }
 }
 
-/// The deliberate leaks of ct-check (`ops::primitives`); `--only` always adds their prefix.
+/// The deliberate leaks of ct-check (`ct-check/src/canary.rs`); `--only` always adds their prefix.
 const CANARY_PREFIX: &str = "canary.";
 const CANARIES: [&str; 2] = ["canary.secret_branch", "canary.field_mul"];
 

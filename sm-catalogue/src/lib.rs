@@ -1,26 +1,41 @@
-//! The checked operations. Each one takes its secrets from a [`Secret`] (32 bytes of key
-//! material and a 32-byte seed for every nonce the operation draws), builds whatever secret
-//! objects it needs in [`Op::setup`] and returns a closure doing the operation itself.
+//! The workspace's operation catalogue (issue 17): every SM2, SM3/SM4 and SM9 operation that
+//! handles a secret, the public ones the benchmarks time (verification, pairings of public
+//! points), and the primitives under them, each with
 //!
-//! * Under memcheck the whole [`Secret`] is marked undefined before `setup`, so setup (key
-//!   parsing, key derivation, precomputation from secrets) is checked too, and every value
-//!   computed from it stays "secret" until declassified. Declassifications inside the harness
-//!   happen only where the algorithm publishes a value: public keys, master public keys,
-//!   ephemeral points and confirmation tags sent to the peer, signatures and ciphertexts
-//!   returned to the caller. Each one is marked `// DECLASSIFY:` with its reason.
-//! * The dudect test times only the closure, for a fixed and a random [`Secret`].
+//! * a stable name (`group.operation`),
+//! * what is secret in it ([`Op::secret`]; `None` for an operation on public data only),
+//! * a set-up from a [`Secret`] (32 bytes of key material and a 32-byte seed for every nonce the
+//!   operation draws) that builds whatever objects the operation needs and returns the operation
+//!   itself as a closure ([`Prepared::run`]) with an output check against an independent
+//!   computation ([`Prepared::check`]),
+//! * its limb backend: [`all::<B>`](all) is the whole catalogue on `B`. Every operation names
+//!   `B` through the generic types (`sm2::generic::SigningKey<B>`, `sm9::generic::SignMasterKey<B>`,
+//!   `Fp<M, B>`, `Sm2Curve<B>`, `Gt<B>`, ...), never through a `DefaultBackend` alias, so the
+//!   whole protocol stack under an operation runs on `B`.
 //!
-//! Every operation that does field arithmetic is generic over the limb backend `B` and named
-//! with it explicitly (`sm2::generic::SigningKey<B>`, `sm9::generic::SignMasterKey<B>`,
-//! `Fp<M, B>`, `Sm2Curve<B>`, `Gt<B>`, ...), never through a `DefaultBackend` alias, so
-//! [`all::<B>`](all) is the whole table on `B`; `main` instantiates it once per backend.
+//! Its readers:
+//!
+//! * `ct-check` (memcheck and dudect) runs the operations with a secret. Under memcheck it
+//!   installs [`marks::Marker`] hooks and marks the whole [`Secret`] undefined before `setup`, so
+//!   set-up (key parsing, key derivation, precomputation from secrets) is checked too, and every
+//!   value computed from it stays "secret" until declassified. Declassifications inside the
+//!   catalogue happen only where the algorithm publishes a value: public keys, master public
+//!   keys, ephemeral points and confirmation tags sent to the peer, signatures and ciphertexts
+//!   returned to the caller; each one is marked `// DECLASSIFY:` with its reason. The dudect
+//!   test times only the closure, for a fixed and a random [`Secret`].
+//! * `cargo xtask bench ops` and the criterion bench `sm-benches/ops` time the closures, per
+//!   backend, after checking one output.
+//! * The fuzz seeds (`fuzz/seed.py`) include every operation's output (`sm-catalogue outputs`):
+//!   valid signatures, ciphertexts, DER and PEM keys, key-exchange messages.
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use sm_field::Backend;
 
 mod coverage;
+pub mod marks;
 mod primitives;
+mod public_ops;
 mod sm2_ops;
 mod sm4_ops;
 mod sm9_ops;
@@ -106,23 +121,52 @@ impl Prepared {
 pub struct Op {
     /// Short stable name (`group.operation`).
     pub name: &'static str,
-    /// What is secret in it.
-    pub what: &'static str,
+    /// What is secret in it; `None` for an operation on public data only (verification, a
+    /// pairing of public points), which the constant-time checks skip.
+    pub secret: Option<&'static str>,
     /// Builds the secret objects and the closure.
     pub setup: fn(&Secret) -> Prepared,
     /// Timed by `--dudect` by default (operations of a few ms are only timed on request).
     pub dudect_default: bool,
 }
 
+impl Op {
+    /// An operation with secret inputs (`secret` says which).
+    pub fn secret(
+        name: &'static str,
+        secret: &'static str,
+        setup: fn(&Secret) -> Prepared,
+        dudect_default: bool,
+    ) -> Self {
+        Op {
+            name,
+            secret: Some(secret),
+            setup,
+            dudect_default,
+        }
+    }
+
+    /// An operation on public data only.
+    pub fn public(name: &'static str, setup: fn(&Secret) -> Prepared) -> Self {
+        Op {
+            name,
+            secret: None,
+            setup,
+            dudect_default: false,
+        }
+    }
+}
+
 /// Every operation on the backend `B`, in report order (the SM4 operations have no field
-/// arithmetic and are the same on every backend; they run in every backend's table so that
-/// each row of the report is complete).
+/// arithmetic and are the same on every backend; they are in every backend's catalogue so that
+/// each row of a report is complete).
 pub fn all<B: Backend>() -> Vec<Op> {
     let mut v = primitives::ops::<B>();
     v.extend(sm2_ops::ops::<B>());
     v.extend(sm9_ops::ops::<B>());
     v.extend(coverage::ops::<B>());
     v.extend(sm4_ops::ops());
+    v.extend(public_ops::ops::<B>());
     v
 }
 

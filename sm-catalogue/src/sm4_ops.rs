@@ -11,7 +11,7 @@ use sm4_ct::cipher::block_padding::NoPadding;
 use sm4_ct::cipher::{BlockCipherEncrypt, BlockModeDecrypt, InnerIvInit};
 use sm4_ct::{Implementation, Sm4};
 
-use super::{ensure, Op, Prepared, Secret};
+use crate::{ensure, Op, Prepared, Secret};
 
 /// Blocks per operation: two 16-block passes plus a tail of 5 (every kernel shape).
 const BLOCKS: usize = 37;
@@ -111,13 +111,8 @@ fn cbc_decrypt(s: &Secret, imp: Implementation) -> Prepared {
     )
 }
 
-pub(super) fn ops() -> Vec<Op> {
-    let op = |name, what, setup, dudect_default| Op {
-        name,
-        what,
-        setup,
-        dudect_default,
-    };
+pub(crate) fn ops() -> Vec<Op> {
+    let op = Op::secret;
     vec![
         op(
             "sm4.encrypt.portable",

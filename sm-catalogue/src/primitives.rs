@@ -6,7 +6,7 @@ use sm_curve::{Affine, CurveParams, Jacobian, Sm2Curve};
 use sm_field::{Backend, Field, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P};
 use sm_pairing::{G2Prepared, Gt, GtTable};
 
-use super::{ensure, Op, Prepared, Secret};
+use crate::{ensure, Op, Prepared, Secret};
 
 type Sm9Scalar<B> = Fp<Sm9N, B>;
 
@@ -160,75 +160,13 @@ fn pairing_secret_g1<B: Backend>(s: &Secret) -> Prepared {
     )
 }
 
-/// A deliberate leak: branches on a secret bit and indexes a table with a secret byte. The
-/// memcheck run must report it (`cargo xtask ct` fails if it does not), which shows that the
-/// secrets really are tracked; dudect flags it too (`--only canary`).
-fn canary(s: &Secret) -> Prepared {
-    let key = s.key;
-    Prepared::new(
-        move || {
-            let table: Vec<u64> = (0..256u64)
-                .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-                .collect();
-            let mut acc = table[usize::from(key[0])];
-            if key[31] & 2 != 0 {
-                for i in 0..2000u64 {
-                    acc = core::hint::black_box(acc.rotate_left(7) ^ i);
-                }
-            }
-            acc.to_be_bytes().to_vec()
-        },
-        |_, _| Ok(()),
-    )
-}
-
-/// A deliberate leak of the same two kinds whose secret passes through a backend field
-/// multiplication first (on `asm`, the MULX/ADX kernels): memcheck must still track the secret
-/// through the limb code, or the leak after it would go unseen.
-fn canary_field_mul<B: Backend>(s: &Secret) -> Prepared {
-    let a = Fp::<Sm2P, B>::from_bytes_reduced(&s.key);
-    Prepared::new(
-        move || {
-            let b = (a * Fp::from_u64(0x9E37_79B9)).to_bytes();
-            let table: Vec<u64> = (0..256u64)
-                .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-                .collect();
-            let mut acc = table[usize::from(b[0])];
-            if b[31] & 2 != 0 {
-                for i in 0..2000u64 {
-                    acc = core::hint::black_box(acc.rotate_left(7) ^ i);
-                }
-            }
-            acc.to_be_bytes().to_vec()
-        },
-        |_, _| Ok(()),
-    )
-}
-
-pub(super) fn ops<B: Backend>() -> Vec<Op> {
-    let op = |name, what, setup, dudect_default| Op {
-        name,
-        what,
-        setup,
-        dudect_default,
-    };
+pub(crate) fn ops<B: Backend>() -> Vec<Op> {
+    let op = Op::secret;
     vec![
-        op(
-            "canary.secret_branch",
-            "a secret bit and byte (a deliberate leak)",
-            canary as fn(&Secret) -> Prepared,
-            false,
-        ),
-        op(
-            "canary.field_mul",
-            "a secret bit and byte of a·c in GF(p) (a deliberate leak after a backend mul)",
-            canary_field_mul::<B>,
-            false,
-        ),
         op(
             "field.invert.sm2p",
             "a in GF(p) of SM2",
-            field_invert::<Sm2P, B>,
+            field_invert::<Sm2P, B> as fn(&Secret) -> Prepared,
             true,
         ),
         op(

@@ -21,10 +21,10 @@ use sm_curve::{CombTable, CurveParams, Jacobian, PrecomputedTable, Sm2Curve};
 use sm_field::{Backend, Field};
 use sm_pairing::GtTable;
 
-use super::primitives::{coords, g, scalar};
-use super::sm2_ops::classify_part;
-use super::{ensure, public_rng, Op, Prepared, Secret};
-use crate::valgrind::{classify, declassify};
+use crate::marks::{classify, declassify};
+use crate::primitives::{coords, g, scalar};
+use crate::sm2_ops::classify_part;
+use crate::{ensure, public_rng, Op, Prepared, Secret};
 
 const MSG: &[u8] = b"constant-time coverage message";
 
@@ -262,13 +262,8 @@ fn sm9_decrypt_hmac<B: Backend>(s: &Secret) -> Prepared {
     )
 }
 
-pub(super) fn ops<B: Backend>() -> Vec<Op> {
-    let op = |name, what, setup, dudect_default| Op {
-        name,
-        what,
-        setup,
-        dudect_default,
-    };
+pub(crate) fn ops<B: Backend>() -> Vec<Op> {
+    let op = Op::secret;
     vec![
         op(
             "sm9.g1.mul_endo",

@@ -14,9 +14,9 @@ use sm9::generic::{
 use sm9::{EncryptionMode, MacMode};
 use sm_field::Backend;
 
-use super::sm2_ops::classify_part;
-use super::{ensure, public_rng, Op, Prepared, Secret};
-use crate::valgrind::{classify, declassify};
+use crate::marks::{classify, declassify};
+use crate::sm2_ops::classify_part;
+use crate::{ensure, public_rng, Op, Prepared, Secret};
 
 const MSG: &[u8] = b"constant-time check message";
 
@@ -395,13 +395,8 @@ fn exchange<B: Backend>(s: &Secret, initiator_secret: bool) -> Prepared {
     }
 }
 
-pub(super) fn ops<B: Backend>() -> Vec<Op> {
-    let op = |name, what, setup, dudect_default| Op {
-        name,
-        what,
-        setup,
-        dudect_default,
-    };
+pub(crate) fn ops<B: Backend>() -> Vec<Op> {
+    let op = Op::secret;
     vec![
         op(
             "sm9.master.sign_from_bytes",

@@ -7,8 +7,8 @@ use sm2::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
 use sm2::Mode;
 use sm_field::Backend;
 
-use super::{ensure, public_rng, Op, Prepared, Secret};
-use crate::valgrind::{classify, declassify};
+use crate::marks::{classify, declassify};
+use crate::{ensure, public_rng, Op, Prepared, Secret};
 
 const MSG: &[u8] = b"constant-time check message";
 
@@ -349,13 +349,8 @@ fn exchange_responder<B: Backend>(s: &Secret) -> Prepared {
     )
 }
 
-pub(super) fn ops<B: Backend>() -> Vec<Op> {
-    let op = |name, what, setup, dudect_default| Op {
-        name,
-        what,
-        setup,
-        dudect_default,
-    };
+pub(crate) fn ops<B: Backend>() -> Vec<Op> {
+    let op = Op::secret;
     vec![
         op(
             "sm2.key.from_bytes",
