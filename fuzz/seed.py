@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Seed corpora from the project's vector files (sm-testvectors/data/*.json).
+"""Seed corpora from the project's vector files (sm-testvectors/data/*.json) and the outputs of
+the operation catalogue (`sm-catalogue outputs`: signatures, ciphertexts, DER/PEM keys and
+key-exchange messages of every operation, on fixed and random secrets).
 
-Every hex string of 8+ bytes (keys, points, signatures, ciphertexts, DER documents, messages)
-and every PEM block is written into every target's seed corpus: raw for targets without a
+Every hex string of 8+ bytes (keys, points, signatures, ciphertexts, DER documents, messages),
+every PEM block and every catalogue output is written into every target's seed corpus: raw for targets without a
 selector byte, and prefixed with each of a few selector bytes for targets that take one. The
 fuzzer then finds which seeds reach deep code. Output: fuzz/corpus/<target>/seed-<hash>.
 """
-import glob, hashlib, json, os, re, sys
+import glob, hashlib, json, os, re, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "sm-testvectors", "data")
@@ -47,8 +49,22 @@ def blobs():
     return sorted(out)
 
 
+def catalogue_outputs():
+    """The catalogue's outputs (built and run in the main workspace, release mode)."""
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run(
+            ["cargo", "run", "--release", "--quiet", "--manifest-path",
+             os.path.join(HERE, "..", "Cargo.toml"), "-p", "sm-catalogue", "--", "outputs", d],
+            check=True,
+        )
+        return {open(f, "rb").read() for f in glob.glob(os.path.join(d, "*.bin"))}
+
+
 def main():
-    seeds = blobs()
+    vectors = blobs()
+    outputs = catalogue_outputs()
+    # Verdict bytes and other outputs shorter than 8 bytes are no useful seed.
+    seeds = sorted(set(vectors) | {b for b in outputs if len(b) >= 8})
     total = 0
     for target in RAW + list(SELECTOR):
         d = os.path.join(HERE, "corpus", target)
@@ -60,7 +76,10 @@ def main():
                 with open(os.path.join(d, name), "wb") as fh:
                     fh.write(v)
                 total += 1
-    print(f"seeded {total} files from {len(seeds)} vector values into {len(RAW) + len(SELECTOR)} corpora")
+    print(
+        f"seeded {total} files from {len(vectors)} vector values and {len(outputs)} catalogue "
+        f"outputs ({len(seeds)} distinct) into {len(RAW) + len(SELECTOR)} corpora"
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ pub mod harness;
 // them apart from the crates they measure.
 #[path = "bench/field.rs"]
 mod g_field;
+#[path = "bench/ops.rs"]
+mod g_ops;
 #[path = "bench/pairing.rs"]
 mod g_pairing;
 #[path = "bench/sm2.rs"]
@@ -22,6 +24,7 @@ mod g_sm9;
 pub(crate) use ::sm2;
 pub(crate) use ::sm3;
 pub(crate) use ::sm9;
+pub(crate) use ::sm_catalogue;
 pub(crate) use ::sm_field;
 pub(crate) use ::sm_pairing;
 use harness::Case;
@@ -34,8 +37,11 @@ struct Opts {
     groups: Vec<String>,
 }
 
-/// Groups in the order they run.
+/// Groups in the order they run when none is named.
 pub const GROUPS: &[&str] = &["field", "sm3", "sm2", "pairing", "sm9"];
+/// Groups that run only when named: `ops`, the whole operation catalogue (≈ 80 operations per
+/// backend).
+const NAMED_ONLY: &[&str] = &["ops"];
 
 fn parse(args: &[String]) -> Result<Opts, String> {
     let default_backend = <sm_field::DefaultBackend as sm_field::Backend>::NAME.to_string();
@@ -63,11 +69,12 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--against" => {
                 o.against = Some(it.next().ok_or("--against needs a git revision")?.clone())
             }
-            g if GROUPS.contains(&g) => o.groups.push(g.to_string()),
+            g if GROUPS.contains(&g) || NAMED_ONLY.contains(&g) => o.groups.push(g.to_string()),
             other => {
                 return Err(format!(
-                    "unknown argument {other} (groups: {})",
-                    GROUPS.join(", ")
+                    "unknown argument {other} (groups: {}, {})",
+                    GROUPS.join(", "),
+                    NAMED_ONLY.join(", ")
                 ))
             }
         }
@@ -90,6 +97,7 @@ pub fn group_cases(group: &str, backends: &[String], prefix: &str) -> Vec<Case> 
         "sm2" => g_sm2::cases(backends, prefix),
         "pairing" => g_pairing::cases(backends, prefix),
         "sm9" => g_sm9::cases(backends, prefix),
+        "ops" => g_ops::cases(backends, prefix),
         _ => Vec::new(),
     }
 }

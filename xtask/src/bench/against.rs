@@ -21,6 +21,7 @@ fn group_packages(group: &str) -> &'static [(&'static str, &'static str)] {
             ("sm-field", "\"all-backends\""),
             ("sm-pairing", "\"all-backends\""),
         ],
+        "ops" => &[("sm-field", "\"all-backends\""), ("sm-catalogue", "")],
         _ => &[],
     }
 }

@@ -1,7 +1,7 @@
 //! Per-stage timings of the SM9 pairing on the default backend (and asm/u64 A/B with
 //! `--features all-backends`).
 //!
-//! `cargo bench -p sm-pairing --features asm --bench pairing -- --warm-up-time 1 --measurement-time 2`
+//! `cargo bench -p sm-benches --bench pairing -- --warm-up-time 1 --measurement-time 2`
 
 #![allow(missing_docs)]
 
@@ -82,7 +82,7 @@ fn bench_ops<B: Backend>(c: &mut Criterion) {
 fn benches(c: &mut Criterion) {
     bench_ops::<sm_pairing::DefaultBackend>(c);
     bench_backend::<sm_pairing::DefaultBackend>(c);
-    #[cfg(all(feature = "all-backends", target_arch = "x86_64"))]
+    #[cfg(target_arch = "x86_64")]
     bench_backend::<sm_field::U64>(c);
 }
 
