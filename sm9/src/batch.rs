@@ -37,13 +37,14 @@ const GROUP: usize = 8;
 #[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
 mod lanes {
     pub(super) use sm_field::lanes::Ifma;
-    use sm_field::Backend;
+    use sm_field::{Backend, Job};
     use sm_pairing::lanes::{final_exponentiation_lanes, multi_miller_loop_prepared_lanes};
+    use sm_pairing::Gt;
 
     use super::{BatchItem, GROUP};
     use crate::generic::Scalar;
     use crate::groups::{
-        mul_p1_vartime, mul_p2, with_p2_prepared, G1Affine, G1Jacobian, G2Prepared,
+        mul_p1_vartime, mul_p2, with_p2_prepared, G1Affine, G1Jacobian, G2Affine, G2Prepared,
     };
     use crate::hash::{HashToRange, H2_PREFIX};
     use crate::sign::{verify_points, verify_tail};
@@ -53,13 +54,51 @@ mod lanes {
         Ifma::detect()
     }
 
-    /// `[h1]P2 + Ppub-s` prepared: the signer's G2 point of `u = e(S, P)` (step B6).
+    /// `[h1]P2 + Ppub-s` prepared: the signer's G2 point of `u = e(S, P)` (step B6). The point
+    /// is one dispatched job, the lines another (`G2Prepared::new`).
     pub(super) fn prepare_signer<B: Backend>(
         _: Ifma,
         master: &crate::generic::PreparedSignMasterPublicKey<B>,
         h1: &Scalar<B>,
     ) -> G2Prepared<B> {
-        G2Prepared::new(&mul_p2(h1).add_affine(&master.public.ppub).to_affine())
+        struct SignerPoint<'a, B: Backend>(&'a Scalar<B>, &'a G2Affine<B>);
+        impl<B: Backend> Job for SignerPoint<'_, B> {
+            type Output = G2Affine<B>;
+            fn run<B2: Backend>(self) -> G2Affine<B> {
+                let ppub = self.1.to_backend::<B2>();
+                let p = mul_p2(&self.0.to_backend::<B2>()).add_affine(&ppub);
+                p.to_affine().to_backend()
+            }
+        }
+        G2Prepared::new(&B::dispatch(SignerPoint(h1, &master.public.ppub)))
+    }
+
+    /// The G1 points of eight verifications, affine with one shared inversion, as one
+    /// dispatched job: lane `i`'s `[h1]S` and `S + [h]P1` ([`verify_points`]), or `S` and
+    /// `[h]P1` where the signer's point is prepared.
+    struct G1Points<'a, 'b, B: Backend> {
+        items: &'a [BatchItem<'b, B>; GROUP],
+        h1: &'a [&'a Scalar<B>; GROUP],
+        prepared: [bool; GROUP],
+    }
+
+    impl<B: Backend> Job for G1Points<'_, '_, B> {
+        type Output = [G1Affine<B>; 2 * GROUP];
+        fn run<B2: Backend>(self) -> Self::Output {
+            let mut jac = [G1Jacobian::<B2>::default(); 2 * GROUP];
+            for (i, it) in self.items.iter().enumerate() {
+                let sig = it.signature.to_backend::<B2>();
+                let pts = if self.prepared[i] {
+                    [G1Jacobian::from(sig.s), mul_p1_vartime(&sig.h)]
+                } else {
+                    verify_points(&sig, &self.h1[i].to_backend())
+                };
+                jac[2 * i..2 * i + 2].copy_from_slice(&pts);
+            }
+            let mut aff = [G1Affine::IDENTITY; 2 * GROUP];
+            G1Jacobian::batch_to_affine(&jac, &mut aff);
+            aff.map(|p| p.to_backend())
+        }
     }
 
     /// Eight verifications (steps B3–B9) with the pairing products in lanes. Lane `i` computes
@@ -73,19 +112,11 @@ mod lanes {
         h1: &[&Scalar<B>; GROUP],
         q: &[Option<&G2Prepared<B>>; GROUP],
     ) -> [bool; GROUP] {
-        let mut jac = [G1Jacobian::<B>::default(); 2 * GROUP];
-        for (i, it) in items.iter().enumerate() {
-            let pts = match q[i] {
-                Some(_) => [
-                    G1Jacobian::from(it.signature.s),
-                    mul_p1_vartime(&it.signature.h),
-                ],
-                None => verify_points(it.signature, h1[i]),
-            };
-            jac[2 * i..2 * i + 2].copy_from_slice(&pts);
-        }
-        let mut aff = [G1Affine::IDENTITY; 2 * GROUP];
-        G1Jacobian::batch_to_affine(&jac, &mut aff);
+        let aff = B::dispatch(G1Points {
+            items,
+            h1,
+            prepared: q.map(|q| q.is_some()),
+        });
         let w = with_p2_prepared::<B, _>(|p2| {
             let terms = [
                 core::array::from_fn(|i| (aff[2 * i], q[i].unwrap_or(p2))),
@@ -93,11 +124,27 @@ mod lanes {
             ];
             final_exponentiation_lanes(t, &multi_miller_loop_prepared_lanes(t, &terms))
         });
-        core::array::from_fn(|i| {
-            let mut hash = HashToRange::new(H2_PREFIX);
-            hash.update(items[i].message);
-            verify_tail(hash, &w[i], items[i].signature).is_ok()
-        })
+        B::dispatch(Tails { items, w: &w })
+    }
+
+    /// Steps B8–B9 of eight verifications, `h2 = H2(M ‖ w')` compared with `h`, as one
+    /// dispatched job (the encoding of w' and the reduction of h2 are field arithmetic).
+    struct Tails<'a, 'b, B: Backend> {
+        items: &'a [BatchItem<'b, B>; GROUP],
+        w: &'a [Gt<B>; GROUP],
+    }
+
+    impl<B: Backend> Job for Tails<'_, '_, B> {
+        type Output = [bool; GROUP];
+        fn run<B2: Backend>(self) -> [bool; GROUP] {
+            core::array::from_fn(|i| {
+                let it = &self.items[i];
+                let sig = it.signature.to_backend::<B2>();
+                let mut hash = HashToRange::new(H2_PREFIX);
+                hash.update(it.message);
+                verify_tail(hash, &self.w[i].to_backend::<B2>(), &sig).is_ok()
+            })
+        }
     }
 }
 

@@ -47,6 +47,14 @@ impl<B: Backend> Signature<B> {
     /// Length of [`to_bytes`](Self::to_bytes): `h` (32) ‖ `S` (65, `04 ‖ x ‖ y`).
     pub const BYTE_LEN: usize = SIGNATURE_LEN;
 
+    /// The same signature on the backend `B2` (a limb copy), inside dispatched jobs.
+    pub(crate) fn to_backend<B2: Backend>(self) -> Signature<B2> {
+        Signature {
+            h: self.h.to_backend(),
+            s: self.s.to_backend(),
+        }
+    }
+
     /// Builds a signature from `h` (32 bytes) and `S` (`04 ‖ x ‖ y`), checking `h ∈ [1, n − 1]`
     /// and `S ∈ G1`.
     pub fn from_parts(h: &[u8], s: &[u8]) -> Result<Self> {
@@ -382,10 +390,7 @@ impl<B: Backend> Job for VerifyJob<'_, B> {
             H1::Id(id, hid) => h1_in::<B2>(id, hid),
             H1::Known(h1) => h1.to_backend(),
         };
-        let signature = Signature {
-            h: self.signature.h.to_backend::<B2>(),
-            s: self.signature.s.to_backend(),
-        };
+        let signature = self.signature.to_backend::<B2>();
         let mut aff = [G1Affine::IDENTITY; 2];
         G1Jacobian::batch_to_affine(&verify_points(&signature, &h1), &mut aff);
         let f = sm_pairing::multi_miller_loop_prepared_on(&[

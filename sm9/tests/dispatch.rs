@@ -113,6 +113,26 @@ fn signatures_dispatch_once() {
         .collect();
     let res = dispatched("verify_batch", || shangmi_sm9::verify_batch(&items));
     assert!(res.all_valid());
+    // Two full groups: the IFMA lanes where the CPU has them (Alice's signer point prepared,
+    // Bob's single signature through [h1]S), the scalar path elsewhere; one bad signature.
+    let bob = kgc.extract(b"Bob").unwrap();
+    let sig_bob = hazmat::sign_with_nonce(&bob, &master, b"msg", &r).unwrap();
+    let mut items: Vec<_> = (0..16)
+        .map(|i| BatchItem {
+            master: &master,
+            id: b"Alice",
+            message: b"msg",
+            signature: [&sig, &sig2, &sig3][i % 3],
+        })
+        .collect();
+    items[9] = BatchItem {
+        id: b"Bob",
+        signature: &sig_bob,
+        ..items[9]
+    };
+    items[12].message = b"another message";
+    let res = dispatched("verify_batch (16)", || shangmi_sm9::verify_batch(&items));
+    assert_eq!(res.failed(), [12]);
 
     // The same nonce on U64 gives the same bytes.
     let kgc64 = SignMasterKey::<U64>::from_bytes(&ks).unwrap();
