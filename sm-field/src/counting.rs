@@ -124,3 +124,45 @@ impl<B: Backend> Backend for Counting<B> {
         B::square::<M>(a)
     }
 }
+
+std::thread_local! {
+    static OUTSIDE: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+fn outside() {
+    OUTSIDE.with(|c| c.set(c.get() + 1));
+}
+
+/// A backend for testing that protocol entry points dispatch: its `dispatch` runs every job on
+/// [`U64`](crate::U64) (as `Auto` runs it on the pure type the CPU supports), and its own
+/// operations, which can only happen outside a job, are counted ([`outside_jobs`]). An entry
+/// point on `JobGuard` that leaves the count unchanged did all its field arithmetic inside
+/// jobs, i.e. nothing below it would ask the CPU a question per operation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JobGuard;
+
+/// Operations of [`JobGuard`] on this thread so far (a test compares it before and after a
+/// call).
+pub fn outside_jobs() -> u64 {
+    OUTSIDE.with(core::cell::Cell::get)
+}
+
+impl Backend for JobGuard {
+    const NAME: &'static str = "job-guard";
+
+    fn dispatch<J: Job>(job: J) -> J::Output {
+        job.run::<crate::U64>()
+    }
+    fn add<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        outside();
+        crate::U64::add::<M>(a, b)
+    }
+    fn sub<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        outside();
+        crate::U64::sub::<M>(a, b)
+    }
+    fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
+        outside();
+        crate::U64::mul::<M>(a, b)
+    }
+}

@@ -33,7 +33,8 @@
 #![no_std]
 #![cfg_attr(not(any(feature = "asm", sm_backend = "asm")), forbid(unsafe_code))]
 
-#[cfg(test)]
+// `counting::JobGuard` keeps a per-thread count.
+#[cfg(any(test, feature = "op-count"))]
 extern crate std;
 
 pub mod backend;

@@ -56,8 +56,6 @@ use sm_field::Backend;
 
 use crate::signature::{Signature, SigningKey, VerifyingKey};
 use crate::Error;
-#[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
-use crate::Scalar;
 
 /// One verification request: the key (with its `Z_A`), the message, the signature.
 pub type VerifyItem<'a, B> = (&'a VerifyingKey<B>, &'a [u8], &'a Signature);
@@ -137,34 +135,12 @@ pub fn sign_batch<B: Backend>(
 ) -> Vec<Signature> {
     #[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
     if let Some(t) = sm_field::lanes::Ifma::detect() {
-        use zeroize::Zeroize;
         let full = items.len() / 8 * 8;
-        let mut ks: Vec<Scalar<B>> = (0..full)
-            .map(|_| loop {
-                let k = Scalar::<B>::random(rng);
-                if !bool::from(k.is_zero()) {
-                    break k;
-                }
-            })
-            .collect();
-        let digests = message_digests(items[..full].iter().map(|(key, msg)| (key.za(), *msg)));
-        let mut out: Vec<Option<Signature>> = Vec::with_capacity(items.len());
-        for ((group, kg), eg) in items[..full]
-            .chunks_exact(8)
-            .zip(ks.chunks_exact(8))
-            .zip(digests.chunks_exact(8))
-        {
-            let (x1, bad) = lanes::mul_generator_x8(t, kg);
-            for (i, (key, _)) in group.iter().enumerate() {
-                let e = Scalar::<B>::from_bytes_reduced(&eg[i]);
-                out.push(if bad >> i & 1 == 1 {
-                    key.sign_with_k(&e, &kg[i])
-                } else {
-                    key.sign_with_x1(&e, &kg[i], &x1[i])
-                });
-            }
-        }
-        ks.zeroize();
+        let mut out = B::dispatch(lanes::SignLanes {
+            t,
+            items: &items[..full],
+            rng: &mut *rng,
+        });
         for (key, msg) in &items[full..] {
             out.push(Some(key.sign_with_rng(rng, msg)));
         }
@@ -190,7 +166,7 @@ pub fn lane_report<B: Backend>(
 ) -> Option<Vec<Option<(bool, bool)>>> {
     #[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
     if let Some(t) = sm_field::lanes::Ifma::detect() {
-        return Some(lanes::lane_report(t, items));
+        return Some(B::dispatch(lanes::LaneReport { t, items }));
     }
     let _ = items;
     None
@@ -203,10 +179,13 @@ pub(crate) mod lanes {
 
     use sm_curve::Sm2GeneratorTable;
     use sm_field::lanes::{Ifma, Lanes8};
-    use sm_field::{Backend, Fp, Modulus, Sm2N, Sm2P};
+    use sm_field::{Backend, Fp, Job, Modulus, Sm2N, Sm2P};
 
-    use crate::signature::{below_p_minus_n, Signature, VerifyingKey};
-    use crate::Scalar;
+    use rand_core::CryptoRng;
+
+    use super::message_digests;
+    use crate::signature::{below_p_minus_n, Signature, SigningKey, VerifyingKey};
+    use crate::{AffinePoint, Scalar};
 
     pub(crate) type Fe = Lanes8<Sm2P>;
 
@@ -353,7 +332,7 @@ pub(crate) mod lanes {
 
     impl<B: Backend> Lane<B> {
         /// `None` when the scalar check B5 (`t ≠ 0`) already rejects.
-        fn new(index: usize, vk: &VerifyingKey<B>, e: &[u8; 32], sig: &Signature) -> Option<Self> {
+        fn new(index: usize, p: &AffinePoint<B>, e: &[u8; 32], sig: &Signature) -> Option<Self> {
             // B1–B2 hold by construction of `Signature`: these never fail.
             let r: Scalar<B> = Option::from(Fp::from_bytes(sig.r()))?;
             let s: Scalar<B> = Option::from(Fp::from_bytes(sig.s()))?;
@@ -366,7 +345,6 @@ pub(crate) mod lanes {
             // c < n < p
             let c: Fp<Sm2P, B> = Option::from(Fp::from_bytes(&c_bytes))?;
             let n = Fp::<Sm2P, B>::from_canonical_limbs_const(Sm2N::P);
-            let p = vk.public_key().as_affine();
             Some(Self {
                 index,
                 px: p.x(),
@@ -504,6 +482,46 @@ pub(crate) mod lanes {
     /// in the top row, for a negligible set of nonces): its `x1` is then wrong and the caller
     /// recomputes that lane with the scalar code. (The lane values on the stack are not
     /// zeroized; the scalar limbs and digits are.)
+    /// Full groups of eight signatures as one dispatched job: the nonces drawn in item order,
+    /// `k·G` in the lanes, steps A5–A6 per item (`None` where the signer must draw again).
+    pub(crate) struct SignLanes<'a, 'b, B: Backend, R> {
+        pub(crate) t: Ifma,
+        pub(crate) items: &'a [(&'b SigningKey<B>, &'b [u8])],
+        pub(crate) rng: &'a mut R,
+    }
+
+    impl<B: Backend, R: CryptoRng> Job for SignLanes<'_, '_, B, R> {
+        type Output = Vec<Option<Signature>>;
+        fn run<B2: Backend>(self) -> Self::Output {
+            use zeroize::Zeroize;
+            let mut ks: Vec<Scalar<B2>> = (0..self.items.len())
+                .map(|_| loop {
+                    let k = Scalar::<B2>::random(self.rng);
+                    if !bool::from(k.is_zero()) {
+                        break k;
+                    }
+                })
+                .collect();
+            let digests = message_digests(self.items.iter().map(|(key, msg)| (key.za(), *msg)));
+            let mut out = Vec::with_capacity(self.items.len());
+            for ((group, kg), eg) in self
+                .items
+                .chunks_exact(8)
+                .zip(ks.chunks_exact(8))
+                .zip(digests.chunks_exact(8))
+            {
+                let (x1, bad) = mul_generator_x8(self.t, kg);
+                for (i, (key, _)) in group.iter().enumerate() {
+                    let e = Scalar::<B2>::from_bytes_reduced(&eg[i]);
+                    let x1 = (bad >> i & 1 == 0).then_some(&x1[i]);
+                    out.push(key.finish_on(&e, &kg[i], x1));
+                }
+            }
+            ks.zeroize();
+            out
+        }
+    }
+
     pub(super) fn mul_generator_x8<B: Backend>(
         t: Ifma,
         ks: &[Scalar<B>],
@@ -546,24 +564,33 @@ pub(crate) mod lanes {
     /// Per item: `Some((verified, exceptional))` for the items of full groups of eight that went
     /// through the lanes (`exceptional`: the lane met `H = 0` and its `verified` is `false`), `None`
     /// for the others (rejected by B5, or in the last partial group).
-    pub(super) fn lane_report<B: Backend>(
-        t: Ifma,
-        items: &[(&VerifyingKey<B>, &[u8; 32], &Signature)],
-    ) -> Vec<Option<(bool, bool)>> {
-        let mut out = vec![None; items.len()];
-        let ready: Vec<Lane<B>> = items
-            .iter()
-            .enumerate()
-            .filter_map(|(i, (vk, e, sig))| Lane::new(i, vk, e, sig))
-            .collect();
-        for g in ready.chunks_exact(8) {
-            let g: &[Lane<B>; 8] = g.try_into().expect("8 lanes");
-            let (ok, bad) = verify8(t, g);
-            for (i, lane) in g.iter().enumerate() {
-                out[lane.index] = Some((ok >> i & 1 == 1, bad >> i & 1 == 1));
+    /// A dispatched job: the lanes' set-up and their group checks on the pure backend.
+    pub(crate) struct LaneReport<'a, 'b, B: Backend> {
+        pub(crate) t: Ifma,
+        pub(crate) items: &'a [(&'b VerifyingKey<B>, &'b [u8; 32], &'b Signature)],
+    }
+
+    impl<B: Backend> Job for LaneReport<'_, '_, B> {
+        type Output = Vec<Option<(bool, bool)>>;
+        fn run<B2: Backend>(self) -> Self::Output {
+            let mut out = vec![None; self.items.len()];
+            let ready: Vec<Lane<B2>> = self
+                .items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (vk, e, sig))| {
+                    Lane::new(i, &vk.public_key().as_affine().to_backend(), e, sig)
+                })
+                .collect();
+            for g in ready.chunks_exact(8) {
+                let g: &[Lane<B2>; 8] = g.try_into().expect("8 lanes");
+                let (ok, bad) = verify8(self.t, g);
+                for (i, lane) in g.iter().enumerate() {
+                    out[lane.index] = Some((ok >> i & 1 == 1, bad >> i & 1 == 1));
+                }
             }
+            out
         }
-        out
     }
 }
 

@@ -50,14 +50,14 @@ use alloc::vec::Vec;
 
 use rand_core::CryptoRng;
 use sm_curve::{CurveParams, Jacobian};
-use sm_field::Backend;
+use sm_field::{Backend, Job};
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::encryption::{
     check_der_len, frame_der, frame_raw, open_with_shared, seal_with_shared, shared_point, Parts,
     SharedPoint,
 };
-use crate::keys::{PublicKey, SecretKey};
+use crate::keys::{decode_point, encode_point, random_nonzero_scalar, PublicKey, SecretKey};
 use crate::{AffinePoint, Curve, Error, Mode, Scalar};
 
 /// How a ciphertext given to [`decrypt_batch`] is encoded.
@@ -151,9 +151,9 @@ pub fn decrypt_batch_report<B: Backend>(
                 Format::Der => Parts::split_der(buf),
             }
             .ok()?;
-            match AffinePoint::<B>::from_sec1(parts.c1()) {
-                Ok(c1) => Some((c1, parts.c3)),
-                Err(_) => {
+            match decode_point::<B>(parts.c1()) {
+                Some(c1) => Some((c1, parts.c3)),
+                None => {
                     buf.zeroize();
                     None
                 }
@@ -235,20 +235,13 @@ pub fn encrypt_batch<B: Backend>(
             Ok(())
         };
         out.push(checked.map(|()| {
-            ks.push(loop {
-                let k = Scalar::<B>::random(rng);
-                if !bool::from(k.is_zero()) {
-                    break k;
-                }
-            });
+            ks.push(random_nonzero_scalar(rng));
             msg.to_vec()
         }));
     }
     let ready: Vec<usize> = (0..items.len()).filter(|&i| out[i].is_ok()).collect();
     // A2: C1 = k·G (the comb), A4: k·P_B (the lanes).
-    let mut c1 = alloc::vec![AffinePoint::<B>::IDENTITY; ks.len()];
-    let c1j: Vec<_> = ks.iter().map(Curve::<B>::mul_generator).collect();
-    Jacobian::batch_to_affine(&c1j, &mut c1);
+    let c1 = B::dispatch(GeneratorMultiples(&ks));
     let pairs: Vec<(&Scalar<B>, &AffinePoint<B>)> = ready
         .iter()
         .zip(&ks)
@@ -282,8 +275,36 @@ pub fn encrypt_batch<B: Backend>(
 }
 
 /// `k·P` for every pair (secret `k`, valid `P`: `d_B·C1` of decryption, `k·P_B` of
-/// encryption), and whether the lanes computed it.
+/// encryption), and whether the lanes computed it; one dispatched job.
 fn shared_points<B: Backend>(
+    ready: &[(&Scalar<B>, &AffinePoint<B>)],
+) -> (Vec<SharedPoint>, Vec<bool>) {
+    B::dispatch(SharedPoints(ready))
+}
+
+struct SharedPoints<'a, 'b, B: Backend>(&'a [(&'b Scalar<B>, &'b AffinePoint<B>)]);
+
+impl<B: Backend> Job for SharedPoints<'_, '_, B> {
+    type Output = (Vec<SharedPoint>, Vec<bool>);
+    fn run<B2: Backend>(self) -> Self::Output {
+        let mut pairs: Vec<(Scalar<B2>, AffinePoint<B2>)> = self
+            .0
+            .iter()
+            .map(|(k, p)| (k.to_backend(), p.to_backend()))
+            .collect();
+        let refs: Vec<(&Scalar<B2>, &AffinePoint<B2>)> =
+            pairs.iter().map(|(k, p)| (k, p)).collect();
+        let out = shared_points_on(&refs);
+        drop(refs);
+        for (k, _) in &mut pairs {
+            k.zeroize();
+        }
+        out
+    }
+}
+
+/// [`shared_points`] inside its job.
+fn shared_points_on<B: Backend>(
     ready: &[(&Scalar<B>, &AffinePoint<B>)],
 ) -> (Vec<SharedPoint>, Vec<bool>) {
     let scalar = |(k, p): &(&Scalar<B>, &AffinePoint<B>)| shared_point(*k, p);
@@ -313,6 +334,29 @@ fn shared_points<B: Backend>(
         ready.iter().map(scalar).collect(),
         alloc::vec![false; ready.len()],
     )
+}
+
+/// `k·G` for every nonce, encoded uncompressed (C1 of batch encryption), as one dispatched job
+/// with one shared inversion.
+struct GeneratorMultiples<'a, B: Backend>(&'a [Scalar<B>]);
+
+impl<B: Backend> Job for GeneratorMultiples<'_, B> {
+    type Output = Vec<[u8; 65]>;
+    fn run<B2: Backend>(self) -> Self::Output {
+        let jac: Vec<_> = self
+            .0
+            .iter()
+            .map(|k| {
+                let mut k = k.to_backend::<B2>();
+                let p = Curve::<B2>::mul_generator(&k);
+                k.zeroize();
+                p
+            })
+            .collect();
+        let mut aff = alloc::vec![AffinePoint::<B2>::IDENTITY; jac.len()];
+        Jacobian::batch_to_affine(&jac, &mut aff);
+        aff.iter().map(|p| encode_point(p, false).0).collect()
+    }
 }
 
 #[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]

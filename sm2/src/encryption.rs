@@ -18,11 +18,13 @@ use der::{Decode, Encode};
 use rand_core::CryptoRng;
 use sm3::{Digest, Sm3};
 use sm_curve::{Affine, CurveParams, Jacobian};
-use sm_field::{Backend, Fp, Job, U64};
+use sm_field::{Backend, Job, U64};
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::keys::{PublicKey, SecretKey};
+use crate::keys::{
+    decode_nonzero_scalar, decode_point, encode_point, random_nonzero_scalar, PublicKey, SecretKey,
+};
 use crate::{AffinePoint, Curve, Error, FieldElement, Scalar};
 
 /// The most bytes the DER form adds to the message (the SEQUENCE header, x and y with a leading
@@ -364,10 +366,7 @@ impl<B: Backend> PublicKey<B> {
             return Err(Error::EmptyPlaintext);
         }
         loop {
-            let mut k = Scalar::<B>::random(rng);
-            if bool::from(k.is_zero()) {
-                continue;
-            }
+            let mut k = random_nonzero_scalar::<B>(rng);
             let r = self.encrypt_with_k(&k, data);
             k.zeroize();
             if let Some(c) = r {
@@ -382,10 +381,8 @@ impl<B: Backend> PublicKey<B> {
         if msg.is_empty() {
             return Err(Error::EmptyPlaintext);
         }
-        let k: Option<Scalar<B>> = Fp::from_bytes(k).into();
-        let k = k
-            .filter(|k| !bool::from(k.is_zero()))
-            .ok_or(Error::InvalidSecretKey)?;
+        let k: Option<Scalar<B>> = decode_nonzero_scalar(k, false).into();
+        let k = k.ok_or(Error::InvalidSecretKey)?;
         let mut c2 = msg.to_vec();
         let (c1, c3) = self
             .encrypt_with_k(&k, &mut c2)
@@ -416,7 +413,8 @@ struct EncryptPoints<'a, B: Backend> {
 }
 
 impl<B: Backend> Job for EncryptPoints<'_, B> {
-    type Output = (AffinePoint<B>, Zeroizing<[u8; 32]>, Zeroizing<[u8; 32]>);
+    /// C1 uncompressed, and the shared point.
+    type Output = ([u8; 65], Zeroizing<[u8; 32]>, Zeroizing<[u8; 32]>);
     fn run<B2: Backend>(self) -> Self::Output {
         let mut k = self.k.to_backend::<B2>();
         let c1 = Curve::<B2>::mul_generator(&k);
@@ -426,7 +424,7 @@ impl<B: Backend> Job for EncryptPoints<'_, B> {
         Jacobian::batch_to_affine(&[c1, s], &mut aff);
         let (x2, y2) = shared_bytes(&aff[1].x(), &aff[1].y());
         aff[1].zeroize();
-        (aff[0].to_backend::<B>(), x2, y2)
+        (encode_point(&aff[0], false).0, x2, y2)
     }
 }
 
@@ -450,8 +448,8 @@ impl<B: Backend> Job for SharedPointJob<'_, B> {
 
 /// A5–A7 on `data` (M in, C2 out) given C1 and the shared point `(x2, y2)`: C1 (uncompressed)
 /// and C3, or `None` if the KDF output is all zero (then `data` is unchanged).
-pub(crate) fn seal_with_shared<B: Backend>(
-    c1: &AffinePoint<B>,
+pub(crate) fn seal_with_shared(
+    c1: &[u8; 65],
     x2: &[u8; 32],
     y2: &[u8; 32],
     data: &mut [u8],
@@ -460,9 +458,7 @@ pub(crate) fn seal_with_shared<B: Backend>(
     if bool::from(zero) {
         return None;
     }
-    let mut c1b = [0u8; 65];
-    c1.write_sec1(false, &mut c1b).expect("65 bytes");
-    Some((c1b, c3))
+    Some((*c1, c3))
 }
 
 /// Frames C2 (in `buf`) with C1 and C3 into the raw ciphertext in `mode`.
@@ -527,7 +523,7 @@ impl<B: Backend> SecretKey<B> {
     /// not all zero, else it is wiped and emptied.
     fn open_in_place(&self, c1: &[u8], c3: &[u8; 32], buf: &mut Vec<u8>) -> Result<(), Error> {
         // B1–B2: on the curve and not the identity (cofactor 1).
-        let Ok(c1) = Affine::<Curve<B>>::from_sec1(c1) else {
+        let Some(c1) = decode_point::<B>(c1) else {
             buf.zeroize();
             return Err(Error::Decryption);
         };

@@ -23,7 +23,11 @@ use sm_field::{Backend, DefaultBackend, Fp, Job};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::keys::{GeneratorMultiple, PublicKey, SecretKey};
+use crate::encryption::shared_bytes;
+use crate::keys::{
+    decode_nonzero_scalar, encode_point, random_nonzero_scalar, GeneratorMultiple, PublicKey,
+    SecretKey,
+};
 use crate::za::compute_za;
 use crate::{AffinePoint, Error, FieldElement, Scalar};
 
@@ -48,8 +52,9 @@ struct SharedPoint<'a, B: Backend> {
 }
 
 impl<B: Backend> Job for SharedPoint<'_, B> {
-    type Output = AffinePoint<B>;
-    fn run<B2: Backend>(self) -> AffinePoint<B> {
+    /// The coordinates of the point as bytes, `None` for the identity.
+    type Output = Option<crate::encryption::SharedPoint>;
+    fn run<B2: Backend>(self) -> Self::Output {
         let (own_r, peer_r) = (
             self.own_r.to_backend::<B2>(),
             self.peer_r.to_backend::<B2>(),
@@ -61,9 +66,12 @@ impl<B: Backend> Job for SharedPoint<'_, B> {
             .add_affine_vartime(&self.peer.to_backend::<B2>());
         let mut v = q.mul(&t).to_affine();
         t.zeroize();
-        let out = v.to_backend();
+        if bool::from(v.is_identity()) {
+            return None;
+        }
+        let out = shared_bytes(&v.x(), &v.y());
         v.zeroize();
-        out
+        Some(out)
     }
 }
 
@@ -105,39 +113,34 @@ impl<B: Backend> Common<B> {
         r: &Scalar<B>,
         own_r: &AffinePoint<B>,
         peer_r: &PublicKey<B>,
-    ) -> Result<AffinePoint<B>, Error> {
-        let v = B::dispatch(SharedPoint {
+    ) -> Result<crate::encryption::SharedPoint, Error> {
+        B::dispatch(SharedPoint {
             d: self.sk.scalar(),
             r,
             own_r,
             peer_r: peer_r.as_affine(),
             peer: self.peer.as_affine(),
-        });
-        if bool::from(v.is_identity()) {
-            return Err(Error::KeyExchange);
-        }
-        Ok(v)
+        })
+        .ok_or(Error::KeyExchange)
     }
 
+    /// The key and the confirmation tags from the shared point `(x_v, y_v)` and both parties'
+    /// ephemeral points.
     fn derive(
         &self,
-        v: &AffinePoint<B>,
+        (xv, yv): &crate::encryption::SharedPoint,
         ra: &AffinePoint<B>,
         rb: &AffinePoint<B>,
         klen: usize,
     ) -> Secrets {
-        let xv = Zeroizing::new(v.x().to_bytes());
-        let yv = Zeroizing::new(v.y().to_bytes());
         let mut key = Zeroizing::new(alloc::vec![0u8; klen]);
         sm3::Kdf::new(&[&xv[..], &yv[..], &self.za, &self.zb]).fill(&mut key);
         let mut h = Sm3::new();
         h.update(&xv[..]);
         h.update(self.za);
         h.update(self.zb);
-        h.update(ra.x().to_bytes());
-        h.update(ra.y().to_bytes());
-        h.update(rb.x().to_bytes());
-        h.update(rb.y().to_bytes());
+        h.update(&encode_point(ra, false).0[1..65]);
+        h.update(&encode_point(rb, false).0[1..65]);
         let inner: [u8; 32] = h.finalize().into();
         let tag = |prefix: u8| -> [u8; 32] {
             let mut h = Sm3::new();
@@ -163,26 +166,17 @@ struct Secrets {
 }
 
 fn ephemeral<B: Backend>(rng: &mut impl CryptoRng) -> Scalar<B> {
-    loop {
-        let r = Scalar::<B>::random(rng);
-        if !bool::from(r.is_zero()) {
-            return r;
-        }
-    }
+    random_nonzero_scalar(rng)
 }
 
 fn ephemeral_from_bytes<B: Backend>(r: &[u8; 32]) -> Result<Scalar<B>, Error> {
-    let r: Option<Scalar<B>> = Fp::from_bytes(r).into();
-    r.filter(|r| !bool::from(r.is_zero()))
-        .ok_or(Error::InvalidSecretKey)
+    Option::from(decode_nonzero_scalar(r, false)).ok_or(Error::InvalidSecretKey)
 }
 
 fn point_of<B: Backend>(r: &Scalar<B>) -> (AffinePoint<B>, PublicKey<B>) {
+    // r·G with r ∈ [1, n − 1] is a valid point.
     let p = B::dispatch(GeneratorMultiple(r));
-    (
-        p,
-        PublicKey::from_affine(p).expect("r·G with r ∈ [1, n−1] is a valid point"),
-    )
+    (p, PublicKey::from_valid(p))
 }
 
 /// The initiator (user A) before sending `R_A`.
@@ -259,10 +253,8 @@ impl<B: Backend> InitiatorWaiting<B> {
     }
 
     fn secrets(&self, rb: &PublicKey<B>, klen: usize) -> Result<Secrets, Error> {
-        let mut u = self.common.shared_point(&self.r, &self.ra, rb)?;
-        let s = self.common.derive(&u, &self.ra, rb.as_affine(), klen);
-        u.zeroize();
-        Ok(s)
+        let u = self.common.shared_point(&self.r, &self.ra, rb)?;
+        Ok(self.common.derive(&u, &self.ra, rb.as_affine(), klen))
     }
 }
 
@@ -343,9 +335,7 @@ impl<B: Backend> Responder<B> {
         let (rb, rb_pk) = point_of(&r);
         let v = self.common.shared_point(&r, &rb, ra);
         r.zeroize();
-        let mut v = v?;
-        let s = self.common.derive(&v, ra.as_affine(), &rb, klen);
-        v.zeroize();
+        let s = self.common.derive(&v?, ra.as_affine(), &rb, klen);
         let w = ResponderWaiting {
             key: s.key,
             s_a: s.s_a,

@@ -24,6 +24,77 @@ impl<B: Backend> Job for GeneratorMultiple<'_, B> {
     }
 }
 
+// Codecs: conversions between bytes and Montgomery limbs (a multiplication each), one
+// dispatched job per call so that no entry point asks the CPU per operation for them; the bytes
+// are the same on every backend.
+
+/// `p` in SEC1 form (`compress`: 33 bytes `02|03‖x`, else 65 bytes `04‖x‖y`) and its length.
+pub(crate) fn encode_point<B: Backend>(p: &AffinePoint<B>, compress: bool) -> ([u8; 65], usize) {
+    struct Encode<'a, B: Backend>(&'a AffinePoint<B>, bool);
+    impl<B: Backend> Job for Encode<'_, B> {
+        type Output = ([u8; 65], usize);
+        fn run<B2: Backend>(self) -> Self::Output {
+            let mut out = [0u8; 65];
+            let n = self.0.to_backend::<B2>().write_sec1(self.1, &mut out);
+            (out, n.expect("65 bytes hold every encoding"))
+        }
+    }
+    B::dispatch(Encode(p, compress))
+}
+
+/// A SEC1 encoding decoded and validated: on the curve and not the identity (the cofactor is
+/// 1, so every such point has order n).
+pub(crate) fn decode_point<B: Backend>(bytes: &[u8]) -> Option<AffinePoint<B>> {
+    struct Decode<'a, B>(&'a [u8], core::marker::PhantomData<B>);
+    impl<B: Backend> Job for Decode<'_, B> {
+        type Output = Option<AffinePoint<B>>;
+        fn run<B2: Backend>(self) -> Self::Output {
+            let p = Affine::<Curve<B2>>::from_sec1(self.0).ok()?;
+            Some(p.to_backend())
+        }
+    }
+    B::dispatch(Decode(bytes, core::marker::PhantomData))
+}
+
+/// A scalar in [1, n − 1] (with `key`: in [1, n − 2], a private key) from 32 big-endian
+/// bytes, `None` otherwise (constant time in the bytes; the result is secret when they are).
+pub(crate) fn decode_nonzero_scalar<B: Backend>(
+    bytes: &[u8; 32],
+    key: bool,
+) -> CtOption<Scalar<B>> {
+    struct Decode<'a, B>(&'a [u8; 32], bool, core::marker::PhantomData<B>);
+    impl<B: Backend> Job for Decode<'_, B> {
+        type Output = CtOption<Scalar<B>>;
+        fn run<B2: Backend>(self) -> Self::Output {
+            let d = Fp::<Sm2N, B2>::from_bytes(self.0);
+            let not_key = subtle::Choice::from(u8::from(!self.1));
+            let ok = d.map(|d| !d.is_zero() & (not_key | !(d + Fp::ONE).is_zero()));
+            let ok = ok.unwrap_or(subtle::Choice::from(0));
+            CtOption::new(d.unwrap_or(Fp::ZERO).to_backend(), ok)
+        }
+    }
+    B::dispatch(Decode(bytes, key, core::marker::PhantomData))
+}
+
+/// A uniformly random scalar in [1, n − 1] (secret).
+pub(crate) fn random_nonzero_scalar<B: Backend>(rng: &mut impl CryptoRng) -> Scalar<B> {
+    struct Draw<'a, R, B>(&'a mut R, core::marker::PhantomData<B>);
+    impl<R: CryptoRng, B: Backend> Job for Draw<'_, R, B> {
+        type Output = Scalar<B>;
+        fn run<B2: Backend>(self) -> Scalar<B> {
+            loop {
+                let mut k = Scalar::<B2>::random(self.0);
+                if !bool::from(k.is_zero()) {
+                    let out = k.to_backend();
+                    k.zeroize();
+                    return out;
+                }
+            }
+        }
+    }
+    B::dispatch(Draw(rng, core::marker::PhantomData))
+}
+
 /// An SM2 private key `d` with `1 ≤ d ≤ n − 2` (GB/T 32918.1 §6.1), and its public key.
 ///
 /// `d = n − 1` is excluded because signing needs `(1 + d)⁻¹`. The scalar is zeroized on drop.
@@ -46,7 +117,7 @@ impl<B: Backend> SecretKey<B> {
 
     /// From the 32-byte big-endian encoding of `d`; fails unless `1 ≤ d ≤ n − 2`.
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<Self, Error> {
-        let d: Option<Scalar<B>> = Self::scalar_in_range(bytes).into();
+        let d: Option<Scalar<B>> = decode_nonzero_scalar::<B>(bytes, true).into();
         let d = d.ok_or(Error::InvalidSecretKey)?;
         Ok(Self::from_scalar_unchecked(d))
     }
@@ -55,13 +126,6 @@ impl<B: Backend> SecretKey<B> {
     pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
         let b: &[u8; 32] = bytes.try_into().map_err(|_| Error::InvalidSecretKey)?;
         Self::from_bytes(b)
-    }
-
-    fn scalar_in_range(bytes: &[u8; 32]) -> CtOption<Scalar<B>> {
-        let d = Fp::<Sm2N, B>::from_bytes(bytes);
-        let ok = d.map(|d| !d.is_zero() & !(d + Fp::ONE).is_zero());
-        let ok = ok.unwrap_or(subtle::Choice::from(0));
-        CtOption::new(d.unwrap_or(Fp::ZERO), ok)
     }
 
     pub(crate) fn from_scalar_unchecked(d: Scalar<B>) -> Self {
@@ -128,8 +192,8 @@ pub struct PublicKey<B: Backend = DefaultBackend> {
 impl<B: Backend> PublicKey<B> {
     /// From a SEC1 encoding (`04‖x‖y` or compressed `02|03‖x`), validated.
     pub fn from_sec1_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        let p = Affine::<Curve<B>>::from_sec1(bytes).map_err(|_| Error::InvalidPublicKey)?;
-        Ok(Self { point: p })
+        let point = decode_point(bytes).ok_or(Error::InvalidPublicKey)?;
+        Ok(Self { point })
     }
 
     /// From an affine point; fails for the identity or a point off the curve.
@@ -147,16 +211,18 @@ impl<B: Backend> PublicKey<B> {
 
     /// `04‖x‖y` (65 bytes).
     pub fn to_uncompressed(&self) -> [u8; 65] {
-        let mut out = [0u8; 65];
-        self.point.write_sec1(false, &mut out).expect("65 bytes");
-        out
+        encode_point(&self.point, false).0
     }
 
     /// `02|03‖x` (33 bytes).
     pub fn to_compressed(&self) -> [u8; 33] {
-        let mut out = [0u8; 33];
-        self.point.write_sec1(true, &mut out).expect("33 bytes");
-        out
+        let (b, _) = encode_point(&self.point, true);
+        b[..33].try_into().expect("33 bytes")
+    }
+
+    /// A point known to be valid (`k·G` with `k ∈ [1, n − 1]`).
+    pub(crate) fn from_valid(point: AffinePoint<B>) -> Self {
+        Self { point }
     }
 }
 

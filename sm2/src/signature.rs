@@ -221,6 +221,8 @@ enum Nonce<'a> {
     Hedged(&'a mut dyn CryptoRng),
     /// HMAC-SM3 DRBG over (d, e) only (deterministic).
     Deterministic,
+    /// The caller's (known-answer tests): no second draw.
+    Fixed(&'a [u8; 32]),
 }
 
 /// A signing key: the secret key with `Z_A` and `(1 + d)⁻¹` cached.
@@ -242,14 +244,25 @@ impl<B: Backend> SigningKey<B> {
 
     /// With a distinguishing ID (any bytes up to 8191; empty is allowed).
     pub fn with_id(secret: &SecretKey<B>, id: &[u8]) -> Result<Self, Error> {
-        let d = *secret.scalar();
-        // 1 + d ≠ 0 since d ≤ n − 2.
-        let dinv1 = (d + Fp::ONE).invert().unwrap();
+        /// `(1 + d)⁻¹` and `d·(1 + d)⁻¹` on the pure backend.
+        struct Inverse<'a, B: Backend>(&'a Scalar<B>);
+        impl<B: Backend> Job for Inverse<'_, B> {
+            type Output = (Scalar<B>, Scalar<B>);
+            fn run<B2: Backend>(self) -> Self::Output {
+                let mut d = self.0.to_backend::<B2>();
+                // 1 + d ≠ 0 since d ≤ n − 2.
+                let dinv1 = (d + Fp::ONE).invert().unwrap();
+                let out = (dinv1.to_backend(), (d * dinv1).to_backend());
+                d.zeroize();
+                out
+            }
+        }
         let verifying_key = VerifyingKey::with_id(secret.public_key(), id)?;
+        let (dinv1, d_dinv1) = B::dispatch(Inverse(secret.scalar()));
         Ok(Self {
             secret: secret.clone(),
             dinv1,
-            d_dinv1: d * dinv1,
+            d_dinv1,
             verifying_key,
         })
     }
@@ -306,60 +319,43 @@ impl<B: Backend> SigningKey<B> {
     /// reveals the private key). Fails if `k ∉ [1, n−1]` or it yields `r = 0`, `r + k = n`,
     /// or `s = 0`.
     pub fn sign_prehash_with_nonce(&self, e: &[u8; 32], k: &[u8; 32]) -> Result<Signature, Error> {
-        let k: Option<Scalar<B>> = Fp::from_bytes(k).into();
-        let k = k
-            .filter(|k| !bool::from(k.is_zero()))
-            .ok_or(Error::InvalidSecretKey)?;
-        self.sign_with_k(&Scalar::<B>::from_bytes_reduced(e), &k)
-            .ok_or(Error::InvalidSecretKey)
+        B::dispatch(SignJob {
+            key: self,
+            e,
+            nonce: Nonce::Fixed(k),
+        })
+        .ok_or(Error::InvalidSecretKey)
     }
 
-    fn sign_prehash_inner(&self, e: &[u8; 32], mut nonce: Nonce<'_>) -> Signature {
-        let e_scalar = Scalar::<B>::from_bytes_reduced(e);
-        let mut counter = 0u32;
-        loop {
-            let mut k = match &mut nonce {
-                Nonce::Random(rng) => Scalar::<B>::random(rng),
-                Nonce::Hedged(rng) => {
-                    let mut extra = Zeroizing::new([0u8; 36]);
-                    rng.fill_bytes(&mut extra[..32]);
-                    extra[32..].copy_from_slice(&counter.to_be_bytes());
-                    drbg_nonce(self.secret.scalar(), e, &extra[..])
-                }
-                Nonce::Deterministic => drbg_nonce(
-                    self.secret.scalar(),
-                    e,
-                    &counter.to_be_bytes()[..counter.min(1) as usize * 4],
-                ),
-            };
-            counter += 1;
-            if bool::from(k.is_zero()) {
-                continue;
-            }
-            let sig = self.sign_with_k(&e_scalar, &k);
-            k.zeroize();
-            if let Some(sig) = sig {
-                return sig;
-            }
-        }
+    /// Steps A3–A6 as one dispatched job: with a drawn nonce the signature (the job draws again
+    /// until one succeeds); with [`Nonce::Fixed`], `None` if the nonce is not in [1, n − 1] or
+    /// yields r = 0, r + k = n or s = 0.
+    fn sign_prehash_inner(&self, e: &[u8; 32], nonce: Nonce<'_>) -> Signature {
+        B::dispatch(SignJob {
+            key: self,
+            e,
+            nonce,
+        })
+        .expect("a drawn nonce is drawn again until it signs")
     }
 
-    /// Steps A4–A6 with a given nonce, as one dispatched job; `None` when r = 0, r + k = n or
-    /// s = 0.
-    pub(crate) fn sign_with_k(&self, e: &Scalar<B>, k: &Scalar<B>) -> Option<Signature> {
-        B::dispatch(SignJob { key: self, e, k })
-    }
-
-    /// Steps A5–A6 given the x-coordinate `x1` of `k·G`; `None` when r = 0, r + k = n or s = 0.
-    /// (For the multi-buffer signer, which exists where the IFMA lanes can: see `batch`.)
-    #[cfg(all(target_arch = "x86_64", any(feature = "asm", feature = "all-backends")))]
-    pub(crate) fn sign_with_x1(
+    /// Steps A4–A6 on `B2`, inside a job: `x1` of `k·G` if the caller has it (the multi-buffer
+    /// signer computes it in lanes), else computed here; `None` when r = 0, r + k = n or s = 0.
+    pub(crate) fn finish_on<B2: Backend>(
         &self,
-        e: &Scalar<B>,
-        k: &Scalar<B>,
-        x1: &Fp<Sm2P, B>,
+        e: &Scalar<B2>,
+        k: &Scalar<B2>,
+        x1: Option<&Fp<Sm2P, B2>>,
     ) -> Option<Signature> {
-        finish_signature(e, k, x1, &self.dinv1, &self.d_dinv1)
+        let mut dinv1 = self.dinv1.to_backend::<B2>();
+        let mut d_dinv1 = self.d_dinv1.to_backend::<B2>();
+        let x1 = x1
+            .copied()
+            .unwrap_or_else(|| Curve::<B2>::mul_generator(k).to_affine().x());
+        let sig = finish_signature(e, k, &x1, &dinv1, &d_dinv1);
+        dinv1.zeroize();
+        d_dinv1.zeroize();
+        sig
     }
 }
 
@@ -385,24 +381,53 @@ fn finish_signature<B: Backend>(
     })
 }
 
-/// Steps A4–A6 ([`SigningKey::sign_with_k`]) on the backend [`Backend::dispatch`] picks.
-struct SignJob<'a, B: Backend> {
+/// Steps A3–A6 of [`SigningKey::sign_prehash_inner`] on the backend [`Backend::dispatch`] picks.
+struct SignJob<'a, 'n, B: Backend> {
     key: &'a SigningKey<B>,
-    e: &'a Scalar<B>,
-    k: &'a Scalar<B>,
+    e: &'a [u8; 32],
+    nonce: Nonce<'n>,
 }
 
-impl<B: Backend> Job for SignJob<'_, B> {
+impl<B: Backend> Job for SignJob<'_, '_, B> {
     type Output = Option<Signature>;
     fn run<B2: Backend>(self) -> Option<Signature> {
-        let mut k = self.k.to_backend::<B2>();
-        let mut dinv1 = self.key.dinv1.to_backend::<B2>();
-        let mut d_dinv1 = self.key.d_dinv1.to_backend::<B2>();
-        let x1 = Curve::<B2>::mul_generator(&k).to_affine().x();
-        let sig = finish_signature(&self.e.to_backend::<B2>(), &k, &x1, &dinv1, &d_dinv1);
-        k.zeroize();
-        dinv1.zeroize();
-        d_dinv1.zeroize();
+        let e = self.e;
+        let e_scalar = Scalar::<B2>::from_bytes_reduced(e);
+        let mut d = self.key.secret.scalar().to_backend::<B2>();
+        let mut nonce = self.nonce;
+        let mut counter = 0u32;
+        let sig = loop {
+            let mut k = match &mut nonce {
+                Nonce::Random(rng) => Scalar::<B2>::random(rng),
+                Nonce::Hedged(rng) => {
+                    let mut extra = Zeroizing::new([0u8; 36]);
+                    rng.fill_bytes(&mut extra[..32]);
+                    extra[32..].copy_from_slice(&counter.to_be_bytes());
+                    drbg_nonce(&d, e, &extra[..])
+                }
+                Nonce::Deterministic => {
+                    drbg_nonce(&d, e, &counter.to_be_bytes()[..counter.min(1) as usize * 4])
+                }
+                Nonce::Fixed(k) => Fp::from_bytes(k).unwrap_or(Scalar::ZERO),
+            };
+            counter += 1;
+            let fixed = matches!(nonce, Nonce::Fixed(_));
+            if bool::from(k.is_zero()) {
+                if fixed {
+                    break None;
+                }
+                continue;
+            }
+            let sig = self.key.finish_on(&e_scalar, &k, None);
+            k.zeroize();
+            if let Some(sig) = sig {
+                break Some(sig);
+            }
+            if fixed {
+                break None;
+            }
+        };
+        d.zeroize();
         sig
     }
 }
@@ -464,7 +489,15 @@ impl<B: Backend> VerifyingKey<B> {
 
     /// Builds the precomputed table of the public point (opt-in, for keys that verify often).
     pub fn with_precomputed_table(mut self) -> Self {
-        self.table = Some(Shared::new(PrecomputedTable::new(self.public.as_affine())));
+        /// The table built on the pure backend (limbs are the same on every backend).
+        struct Build<'a, B: Backend>(&'a AffinePoint<B>);
+        impl<B: Backend> Job for Build<'_, B> {
+            type Output = PrecomputedTable<Curve<B>>;
+            fn run<B2: Backend>(self) -> Self::Output {
+                PrecomputedTable::new(&self.0.to_backend::<B2>()).to_backend()
+            }
+        }
+        self.table = Some(Shared::new(B::dispatch(Build(self.public.as_affine()))));
         self
     }
 

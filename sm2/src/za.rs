@@ -2,7 +2,7 @@
 
 use sm3::{Digest, Sm3};
 use sm_curve::CurveParams;
-use sm_field::Backend;
+use sm_field::{Backend, Job};
 
 use crate::keys::PublicKey;
 use crate::{Curve, Error};
@@ -21,17 +21,26 @@ pub fn compute_za<B: Backend>(id: &[u8], pk: &PublicKey<B>) -> Result<[u8; 32], 
     if id.len() > MAX_ID_LEN {
         return Err(Error::IdTooLong);
     }
-    let entl = ((id.len() * 8) as u16).to_be_bytes();
-    let mut h = Sm3::new();
-    h.update(entl);
-    h.update(id);
-    h.update(Curve::<B>::A.to_bytes());
-    h.update(Curve::<B>::B.to_bytes());
-    h.update(Curve::<B>::GENERATOR.0.to_bytes());
-    h.update(Curve::<B>::GENERATOR.1.to_bytes());
-    let p = pk.to_uncompressed();
-    h.update(&p[1..]);
-    Ok(h.finalize().into())
+    /// The hash, with the encodings of the curve constants and the key, on the pure backend.
+    struct Za<'a, B: Backend>(&'a [u8], &'a PublicKey<B>);
+    impl<B: Backend> Job for Za<'_, B> {
+        type Output = [u8; 32];
+        fn run<B2: Backend>(self) -> [u8; 32] {
+            let entl = ((self.0.len() * 8) as u16).to_be_bytes();
+            let mut h = Sm3::new();
+            h.update(entl);
+            h.update(self.0);
+            h.update(Curve::<B2>::A.to_bytes());
+            h.update(Curve::<B2>::B.to_bytes());
+            h.update(Curve::<B2>::GENERATOR.0.to_bytes());
+            h.update(Curve::<B2>::GENERATOR.1.to_bytes());
+            let p = self.1.as_affine().to_backend::<B2>();
+            h.update(p.x().to_bytes());
+            h.update(p.y().to_bytes());
+            h.finalize().into()
+        }
+    }
+    Ok(B::dispatch(Za(id, pk)))
 }
 
 /// `e = SM3(Z_A ‖ M)` (GB/T 32918.2 §6.1 steps A1–A2).

@@ -4,6 +4,7 @@
 
 mod batch;
 mod batch_encryption;
+mod dispatch;
 mod generic_traits;
 mod in_place;
 mod interop_py;

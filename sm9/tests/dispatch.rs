@@ -4,8 +4,6 @@
 //! backend, i.e. nothing below the entry point would ask the CPU. Results are checked against
 //! the same calls on `U64`, so the guard backend computes the right values.
 
-use std::cell::Cell;
-
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use shangmi_sm9::generic::{
@@ -13,46 +11,14 @@ use shangmi_sm9::generic::{
     SigningKey,
 };
 use shangmi_sm9::{hazmat, EncryptionMode, MacMode, Responder};
-use sm_field::{Backend, Job, Limbs, Modulus, U64};
-
-thread_local! {
-    /// Operations of [`Guard`] itself (outside any job) on this thread.
-    static OUTSIDE: Cell<u64> = const { Cell::new(0) };
-}
-
-/// A backend that counts its own operations and dispatches to `U64`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Guard;
-
-fn count() {
-    OUTSIDE.with(|c| c.set(c.get() + 1));
-}
-
-impl Backend for Guard {
-    const NAME: &'static str = "guard";
-
-    fn dispatch<J: Job>(job: J) -> J::Output {
-        job.run::<U64>()
-    }
-    fn add<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
-        count();
-        U64::add::<M>(a, b)
-    }
-    fn sub<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
-        count();
-        U64::sub::<M>(a, b)
-    }
-    fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
-        count();
-        U64::mul::<M>(a, b)
-    }
-}
+use sm_field::counting::{outside_jobs, JobGuard as Guard};
+use sm_field::U64;
 
 /// Runs `f` and fails if it performed an operation of [`Guard`] outside a job.
 fn dispatched<R>(what: &str, f: impl FnOnce() -> R) -> R {
-    let before = OUTSIDE.with(Cell::get);
+    let before = outside_jobs();
     let r = f();
-    let outside = OUTSIDE.with(Cell::get) - before;
+    let outside = outside_jobs() - before;
     assert_eq!(
         outside, 0,
         "{what}: {outside} field operations outside its job"
@@ -63,10 +29,10 @@ fn dispatched<R>(what: &str, f: impl FnOnce() -> R) -> R {
 #[test]
 fn the_guard_counts_operations_outside_jobs() {
     // The canary: plain field arithmetic on the guard is counted.
-    let before = OUTSIDE.with(Cell::get);
+    let before = outside_jobs();
     let a = sm_field::Fp::<sm_field::Sm9N, Guard>::from_u64(3);
     let _ = a * a;
-    assert!(OUTSIDE.with(Cell::get) > before);
+    assert!(outside_jobs() > before);
 }
 
 #[test]
