@@ -141,10 +141,22 @@ fn outside() {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct JobGuard;
 
-/// Operations of [`JobGuard`] on this thread so far (a test compares it before and after a
-/// call).
+/// Operations of [`JobGuard`] on this thread so far.
 pub fn outside_jobs() -> u64 {
     OUTSIDE.with(core::cell::Cell::get)
+}
+
+/// Runs `f` (an entry point called on [`JobGuard`] types) and panics, naming `what`, if it
+/// performed any operation outside a dispatched job.
+pub fn expect_dispatched<R>(what: &str, f: impl FnOnce() -> R) -> R {
+    let before = outside_jobs();
+    let r = f();
+    let outside = outside_jobs() - before;
+    assert_eq!(
+        outside, 0,
+        "{what}: {outside} field operations outside its jobs"
+    );
+    r
 }
 
 impl Backend for JobGuard {
@@ -164,5 +176,31 @@ impl Backend for JobGuard {
     fn mul<M: Modulus>(a: &Limbs, b: &Limbs) -> Limbs {
         outside();
         crate::U64::mul::<M>(a, b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The guard's own arithmetic is counted, a job's is not.
+    #[test]
+    fn job_guard_counts_operations_outside_jobs() {
+        let a = crate::Fp::<crate::Sm9N, JobGuard>::from_u64(3);
+        let before = outside_jobs();
+        let _ = a * a;
+        assert_eq!(outside_jobs(), before + 1);
+        struct Square(crate::Fp<crate::Sm9N, JobGuard>);
+        impl Job for Square {
+            type Output = crate::Fp<crate::Sm9N, JobGuard>;
+            fn run<B2: Backend>(self) -> Self::Output {
+                let x = self.0.to_backend::<B2>();
+                (x * x).to_backend()
+            }
+        }
+        let sq = expect_dispatched("square", || JobGuard::dispatch(Square(a)));
+        assert_eq!(sq, a * a);
+        let caught = std::panic::catch_unwind(|| expect_dispatched("outside", || a * a));
+        assert!(caught.is_err());
     }
 }

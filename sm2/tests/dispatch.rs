@@ -10,28 +10,8 @@ use shangmi_sm2::batch::{self, Format};
 use shangmi_sm2::exchange::{Initiator, Responder};
 use shangmi_sm2::generic::{SecretKey, SigningKey, VerifyingKey};
 use shangmi_sm2::{Mode, Signature};
-use sm_field::counting::{outside_jobs, JobGuard as Guard};
+use sm_field::counting::{expect_dispatched as dispatched, JobGuard as Guard};
 use sm_field::U64;
-
-/// Runs `f` and fails if it performed an operation of [`Guard`] outside a job.
-fn dispatched<R>(what: &str, f: impl FnOnce() -> R) -> R {
-    let before = outside_jobs();
-    let r = f();
-    let outside = outside_jobs() - before;
-    assert_eq!(
-        outside, 0,
-        "{what}: {outside} field operations outside its jobs"
-    );
-    r
-}
-
-#[test]
-fn the_guard_counts_operations_outside_jobs() {
-    let before = outside_jobs();
-    let a = sm_field::Fp::<sm_field::Sm2P, Guard>::from_u64(3);
-    let _ = a * a;
-    assert!(outside_jobs() > before);
-}
 
 #[test]
 fn keys_and_signatures_dispatch() {

@@ -11,29 +11,8 @@ use shangmi_sm9::generic::{
     SigningKey,
 };
 use shangmi_sm9::{hazmat, EncryptionMode, MacMode, Responder};
-use sm_field::counting::{outside_jobs, JobGuard as Guard};
+use sm_field::counting::{expect_dispatched as dispatched, JobGuard as Guard};
 use sm_field::U64;
-
-/// Runs `f` and fails if it performed an operation of [`Guard`] outside a job.
-fn dispatched<R>(what: &str, f: impl FnOnce() -> R) -> R {
-    let before = outside_jobs();
-    let r = f();
-    let outside = outside_jobs() - before;
-    assert_eq!(
-        outside, 0,
-        "{what}: {outside} field operations outside its job"
-    );
-    r
-}
-
-#[test]
-fn the_guard_counts_operations_outside_jobs() {
-    // The canary: plain field arithmetic on the guard is counted.
-    let before = outside_jobs();
-    let a = sm_field::Fp::<sm_field::Sm9N, Guard>::from_u64(3);
-    let _ = a * a;
-    assert!(outside_jobs() > before);
-}
 
 #[test]
 fn signatures_dispatch_once() {
