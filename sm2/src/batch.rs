@@ -16,7 +16,10 @@
 //!   construction of `Sm2GeneratorTable`): 43 mixed additions, each lane gathering its own
 //!   entry; no doublings.
 //! * `t·P` with a per-lane table of `P, 3P, …, 31P` and the regular odd recoding of `t` or
-//!   `n − t` in 5-bit windows: 255 doublings and 51 additions.
+//!   `n − t` in 5-bit windows: 255 doublings and 51 additions. The table is built by co-Z
+//!   arithmetic (Goundar–Rivain–Verneuil–Joye, CHES 2010, §3): one co-Z doubling of the affine
+//!   `P` (1M + 5S) and fifteen co-Z additions of the running `2P` (5M + 2S each, instead of
+//!   11M + 5S).
 //!
 //! Formulas (Bernstein–Lange, Explicit-Formulas Database, "Jacobian coordinates with a4 = −3"):
 //! doubling `dbl-2001-b` (3M + 5S), addition `add-2007-bl` (11M + 5S), mixed addition
@@ -271,6 +274,52 @@ pub(crate) mod lanes {
         }
     }
 
+    /// Co-Z doubling with update ("DBLU", Goundar–Rivain–Verneuil–Joye, CHES 2010, §3, with
+    /// a = −3) of an affine `P = (x, y)`: `2P` and `P`, both with the Z of `2P` (`2y`): 1M + 5S.
+    #[inline(always)]
+    fn dblu(t: Ifma, x: &Fe, y: &Fe) -> (Jac, Jac) {
+        let b = x.square(t);
+        let e = y.square(t);
+        let l = e.square(t);
+        // S = 4xy², M = 3x² + a with a = −3.
+        let s = x.add(t, &e).square(t).sub(t, &b).sub(t, &l).double(t);
+        let m = b.sub(t, &Fe::one(t)).mul_small::<3>(t);
+        let l8 = l.mul_small::<8>(t);
+        let x2 = m.square(t).sub(t, &s.double(t));
+        let y2 = m.mul(t, &s.sub(t, &x2)).sub(t, &l8);
+        let z = y.double(t);
+        (Jac { x: x2, y: y2, z }, Jac { x: s, y: l8, z })
+    }
+
+    /// Co-Z addition with update ("XYCZ-ADD", Goundar–Rivain–Verneuil–Joye, CHES 2010, §3;
+    /// Meloni 2007) of `p` and `q` with the same Z: `p + q`, and `p` with the Z of the sum:
+    /// 5M + 2S. Sets the bits of `bad` where `x_p = x_q`.
+    #[inline(always)]
+    fn zaddu(t: Ifma, p: &Jac, q: &Jac, bad: &mut u8) -> (Jac, Jac) {
+        let dx = p.x.sub(t, &q.x);
+        *bad |= dx.is_zero(t);
+        let c = dx.square(t);
+        let w1 = p.x.mul(t, &c);
+        let w2 = q.x.mul(t, &c);
+        let dy = p.y.sub(t, &q.y);
+        let a1 = p.y.mul(t, &w1.sub(t, &w2));
+        let x3 = dy.square(t).sub(t, &w1).sub(t, &w2);
+        let y3 = dy.mul(t, &w1.sub(t, &x3)).sub(t, &a1);
+        let z3 = p.z.mul(t, &dx);
+        (
+            Jac {
+                x: x3,
+                y: y3,
+                z: z3,
+            },
+            Jac {
+                x: w1,
+                y: a1,
+                z: z3,
+            },
+        )
+    }
+
     /// `count ≤ 57` bits of `k` from bit `start` (bits above 255 read as zero).
     fn bits(k: &[u64; 4], start: usize, count: u32) -> u64 {
         let (limb, shift) = (start / 64, start % 64);
@@ -408,16 +457,18 @@ pub(crate) mod lanes {
         let mut bad = 0u8;
         let one = Fe::one(t);
 
-        // t·P: the table P, 3P, …, 31P per lane.
+        // t·P: the table P, 3P, …, 31P per lane, by co-Z additions (the Z of each entry is the
+        // Z of 2P at the time: 1M + 5S, then 5M + 2S per entry instead of 11M + 5S). P has
+        // prime order n > 33, so no addition meets equal x (`bad` records it all the same).
         let p = Jac {
             x: Fe::from_fp(t, &core::array::from_fn(|i| lanes[i].px)),
             y: Fe::from_fp(t, &core::array::from_fn(|i| lanes[i].py)),
             z: one,
         };
-        let p2 = dbl(t, &p);
-        let mut tab = [p; 16];
+        let (mut p2, p1) = dblu(t, &p.x, &p.y);
+        let mut tab = [p1; 16];
         for m in 1..16 {
-            tab[m] = add(t, &tab[m - 1], &p2, &mut bad);
+            (tab[m], p2) = zaddu(t, &p2, &tab[m - 1], &mut bad);
         }
         let (tx, ty, tz): (Vec<Fe>, Vec<Fe>, Vec<Fe>) = (
             tab.iter().map(|q| q.x).collect(),
@@ -474,14 +525,6 @@ pub(crate) mod lanes {
         (ok & !bad, bad)
     }
 
-    /// `x1` of `k_i·G` for eight secret nonces, in constant time: the regular odd recoding of
-    /// `k` or `n − k` (the sign does not change `x1`), every comb row read in full by
-    /// [`Lanes8::select_affine`], signs applied by mask blends, 42 mixed additions, and one
-    /// inversion of the eight `Z` together (Montgomery's trick around the constant-time
-    /// safegcd inversion). Bit `i` of the mask is set where lane `i` met `H = 0` (possible only
-    /// in the top row, for a negligible set of nonces): its `x1` is then wrong and the caller
-    /// recomputes that lane with the scalar code. (The lane values on the stack are not
-    /// zeroized; the scalar limbs and digits are.)
     /// Full groups of eight signatures as one dispatched job: the nonces drawn in item order,
     /// `k·G` in the lanes, steps A5–A6 per item (`None` where the signer must draw again).
     pub(crate) struct SignLanes<'a, 'b, B: Backend, R> {
@@ -522,6 +565,14 @@ pub(crate) mod lanes {
         }
     }
 
+    /// `x1` of `k_i·G` for eight secret nonces, in constant time: the regular odd recoding of
+    /// `k` or `n − k` (the sign does not change `x1`), every comb row read in full by
+    /// [`Lanes8::select_affine`], signs applied by mask blends, 42 mixed additions, and one
+    /// inversion of the eight `Z` together (Montgomery's trick around the constant-time
+    /// safegcd inversion). Bit `i` of the mask is set where lane `i` met `H = 0` (possible only
+    /// in the top row, for a negligible set of nonces): its `x1` is then wrong and the caller
+    /// recomputes that lane with the scalar code. (The lane values on the stack are not
+    /// zeroized; the scalar limbs and digits are.)
     pub(super) fn mul_generator_x8<B: Backend>(
         t: Ifma,
         ks: &[Scalar<B>],
