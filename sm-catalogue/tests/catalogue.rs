@@ -16,12 +16,24 @@ fn catalogues() -> Vec<(&'static str, Vec<Op>)> {
         ("u64", all::<sm_field::U64>()),
     ];
     #[cfg(target_arch = "x86_64")]
-    if sm_testvectors::backend_runs_here(
-        sm_field::Mulx::NAME,
-        sm_field::backend::cpu::has_mulx_adx(),
-        "SM_EXPECT_MULX",
-    ) {
-        v.push(("mulx", all::<sm_field::Mulx>()));
+    {
+        use sm_field::backend::cpu;
+        if sm_testvectors::backend_runs_here(
+            sm_field::Mulx::NAME,
+            cpu::has_mulx_adx(),
+            "SM_EXPECT_MULX",
+        ) {
+            v.push(("mulx", all::<sm_field::Mulx>()));
+        }
+        // The IFMA backend (batched tower products) and the dispatching one.
+        if sm_testvectors::backend_runs_here(
+            sm_field::MulxIfma::NAME,
+            cpu::has_mulx_adx() && cpu::has_ifma(),
+            "SM_EXPECT_IFMA",
+        ) {
+            v.push(("mulx-ifma", all::<sm_field::MulxIfma>()));
+        }
+        v.push(("asm", all::<sm_field::Asm>()));
     }
     #[cfg(target_arch = "aarch64")]
     v.push(("aarch64", all::<sm_field::Aarch64>()));

@@ -7,6 +7,7 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
+mod catalogue;
 mod pipelines;
 mod sm9_protocols;
 
@@ -148,6 +149,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     pipelines::tower_reference(if opts.quick { 4 } else { 40 }, opts.seed)?;
     pipelines::backends(if opts.quick { 2 } else { 20 }, opts.seed, b)?;
     sm9_protocols::run(if opts.quick { 2 } else { 20 }, opts.seed, b)?;
+    catalogue::run(if opts.quick { 1 } else { 8 }, opts.seed, b)?;
     println!(
         "all checks passed in {:.1} s",
         start.elapsed().as_secs_f64()
