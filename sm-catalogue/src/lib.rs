@@ -23,8 +23,9 @@
 //!   keys, ephemeral points and confirmation tags sent to the peer, signatures and ciphertexts
 //!   returned to the caller; each one is marked `// DECLASSIFY:` with its reason. The dudect
 //!   test times only the closure, for a fixed and a random [`Secret`].
-//! * `cargo xtask bench ops` and the criterion bench `sm-benches/ops` time the closures, per
-//!   backend, after checking one output.
+//! * `cargo xtask check` runs every operation on each named backend and compares the outputs
+//!   with `U64`'s; `cargo xtask bench ops` and the criterion bench `sm-benches/ops` time the
+//!   closures, per backend, after checking one output.
 //! * The fuzz seeds (`fuzz/seed.py`) include every operation's output (`sm-catalogue outputs`):
 //!   valid signatures, ciphertexts, DER and PEM keys, key-exchange messages.
 
