@@ -1,7 +1,8 @@
 //! `cargo xtask check`: recompute every constant with `num-bigint`, check each field operation of
-//! the `u64` backend against a `num-bigint` definition, and every other backend against `u64`
-//! bit for bit, on edge and random inputs; whole pipelines and the SM9 protocols likewise, in
-//! this one process.
+//! the `u64` backend against a `num-bigint` definition, and run the backend conformance suite
+//! (`sm-conformance`, the one sm-field's tests instantiate) on every other backend; whole
+//! pipelines, the SM9 protocols and the operation catalogue across backends likewise, in this
+//! one process.
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -146,6 +147,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     field::<Sm2N>(n, opts.seed, b)?;
     field::<Sm9P>(n, opts.seed, b)?;
     field::<Sm9N>(n, opts.seed, b)?;
+    for name in b {
+        with_backend!(name.as_str(), B => suite(&format!("tower on {name}"), || {
+            sm_conformance::tower::<B>(opts.seed, n)
+        }))?;
+    }
+    println!(
+        "ok  tower products (Fp12 mul/square/mul_by_023, Fp4 square_batch) on {} and with the other formula family = u64",
+        b.join(", ")
+    );
     pipelines::tower_reference(if opts.quick { 4 } else { 40 }, opts.seed)?;
     pipelines::backends(if opts.quick { 2 } else { 20 }, opts.seed, b)?;
     sm9_protocols::run(if opts.quick { 2 } else { 20 }, opts.seed, b)?;
@@ -306,9 +316,9 @@ fn field<M: Modulus>(n_random: usize, seed: u64, backends: &[String]) -> Result<
         ));
     }
     reference::<M>(&pairs)?;
-    for_other_backends!(backends, equivalent::<M>(&pairs))?;
+    for_other_backends!(backends, conformance::<M>(seed, n_random))?;
     println!(
-        "ok  {:<6} {} input pairs: u64 = num-bigint; {} = u64 (add sub neg double mul square pow invert sqrt encodings)",
+        "ok  {:<6} {} input pairs: u64 = num-bigint (add sub neg double mul square pow invert sqrt encodings); conformance suite on {} ({n_random} random pairs)",
         M::NAME,
         pairs.len(),
         backends.join(", ")
@@ -383,69 +393,23 @@ fn reference<M: Modulus>(pairs: &[(BigUint, BigUint)]) -> Result<(), String> {
     Ok(())
 }
 
-fn equivalent<M: Modulus, B: Backend>(pairs: &[(BigUint, BigUint)]) -> Result<(), String> {
-    for (i, (a, b)) in pairs.iter().enumerate() {
-        let (ra, rb) = (fp::<M, U64>(a), fp::<M, U64>(b));
-        let (xa, xb) = (ra.to_backend::<B>(), rb.to_backend::<B>());
-        let fail = |op: &str, want: &Fp<M, U64>, got: &Fp<M, B>| {
-            Err(format!(
-                "{} backend {} differs from u64 in {op}: a = {}, b = {}\n  u64: {:x?}\n  {}: {:x?}",
-                M::NAME,
-                B::NAME,
-                hexs(a),
-                hexs(b),
-                want.to_mont_limbs(),
-                B::NAME,
-                got.to_mont_limbs()
-            ))
-        };
-        macro_rules! cmp {
-            ($op:literal, $want:expr, $got:expr) => {{
-                let (w, g) = ($want, $got);
-                if w.to_mont_limbs() != g.to_mont_limbs() {
-                    return fail($op, &w, &g);
-                }
-            }};
-        }
-        cmp!("add", ra + rb, xa + xb);
-        cmp!("sub", ra - rb, xa - xb);
-        cmp!("neg", -ra, -xa);
-        cmp!("double", ra.double(), xa.double());
-        cmp!("mul", ra * rb, xa * xb);
-        cmp!("square", ra.square(), xa.square());
-        let wide: Vec<u8> = ra
-            .to_bytes()
-            .iter()
-            .chain(rb.to_bytes().iter())
-            .copied()
-            .collect();
-        cmp!(
-            "from_wide_bytes",
-            Fp::<M, U64>::from_wide_bytes(&wide),
-            Fp::<M, B>::from_wide_bytes(&wide)
-        );
-        if ra.to_bytes() != xa.to_bytes() {
-            return fail("to_bytes", &ra, &xa);
-        }
-        if i % 16 == 0 {
-            let e = rb.to_canonical_limbs();
-            cmp!("pow", ra.pow(&e), xa.pow(&e));
-            cmp!(
-                "invert",
-                ra.invert().unwrap_or(Fp::ZERO),
-                xa.invert().unwrap_or(Fp::ZERO)
-            );
-            cmp!(
-                "invert_vartime",
-                ra.invert_vartime().unwrap_or(Fp::ZERO),
-                xa.invert_vartime().unwrap_or(Fp::ZERO)
-            );
-            cmp!(
-                "sqrt",
-                ra.sqrt().unwrap_or(Fp::ZERO),
-                xa.sqrt().unwrap_or(Fp::ZERO)
-            );
-        }
-    }
-    Ok(())
+/// The backend conformance suite (`sm-conformance`, the one sm-field's tests instantiate) on
+/// `B` and the modulus `M`: every operation against `U64`, `U32` and num-bigint on random,
+/// adversarial and chained operands, the `Fp` algorithms and batched products.
+fn conformance<M: Modulus, B: Backend>(seed: u64, n: usize) -> Result<(), String> {
+    suite(&format!("{} on {}", M::NAME, B::NAME), || {
+        sm_conformance::modulus::<M, B>(seed, n)
+    })
+}
+
+/// Runs a part of the conformance suite (which panics with the operands on a mismatch).
+fn suite(what: &str, f: impl FnOnce() + std::panic::UnwindSafe) -> Result<(), String> {
+    std::panic::catch_unwind(f).map_err(|e| {
+        let msg = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        format!("{what}: conformance suite failed: {msg}")
+    })
 }
