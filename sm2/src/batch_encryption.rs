@@ -355,7 +355,7 @@ impl<B: Backend> Job for GeneratorMultiples<'_, B> {
             .collect();
         let mut aff = alloc::vec![AffinePoint::<B2>::IDENTITY; jac.len()];
         Jacobian::batch_to_affine(&jac, &mut aff);
-        aff.iter().map(|p| encode_point(p, false).0).collect()
+        aff.iter().map(|p| encode_point(p, false)).collect()
     }
 }
 

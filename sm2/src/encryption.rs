@@ -424,7 +424,7 @@ impl<B: Backend> Job for EncryptPoints<'_, B> {
         Jacobian::batch_to_affine(&[c1, s], &mut aff);
         let (x2, y2) = shared_bytes(&aff[1].x(), &aff[1].y());
         aff[1].zeroize();
-        (encode_point(&aff[0], false).0, x2, y2)
+        (encode_point(&aff[0], false), x2, y2)
     }
 }
 

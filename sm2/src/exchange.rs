@@ -139,8 +139,8 @@ impl<B: Backend> Common<B> {
         h.update(&xv[..]);
         h.update(self.za);
         h.update(self.zb);
-        h.update(&encode_point(ra, false).0[1..65]);
-        h.update(&encode_point(rb, false).0[1..65]);
+        h.update(&encode_point(ra, false)[1..]);
+        h.update(&encode_point(rb, false)[1..]);
         let inner: [u8; 32] = h.finalize().into();
         let tag = |prefix: u8| -> [u8; 32] {
             let mut h = Sm3::new();
@@ -163,10 +163,6 @@ struct Secrets {
     s_b: [u8; 32],
     /// S_A = S_2 (prefix 0x03)
     s_a: [u8; 32],
-}
-
-fn ephemeral<B: Backend>(rng: &mut impl CryptoRng) -> Scalar<B> {
-    random_nonzero_scalar(rng)
 }
 
 fn ephemeral_from_bytes<B: Backend>(r: &[u8; 32]) -> Result<Scalar<B>, Error> {
@@ -206,7 +202,7 @@ impl<B: Backend> Initiator<B> {
 
     /// A1–A3: picks `r_A` and returns `R_A` to send.
     pub fn start(self, rng: &mut impl CryptoRng) -> (InitiatorWaiting<B>, PublicKey<B>) {
-        let r = ephemeral::<B>(rng);
+        let r = random_nonzero_scalar::<B>(rng);
         self.start_inner(r)
     }
 
@@ -300,7 +296,7 @@ impl<B: Backend> Responder<B> {
         ra: &PublicKey<B>,
         klen: usize,
     ) -> Result<ResponderReply<B>, Error> {
-        let r = ephemeral::<B>(rng);
+        let r = random_nonzero_scalar::<B>(rng);
         self.respond_inner(r, ra, klen)
     }
 
@@ -321,7 +317,7 @@ impl<B: Backend> Responder<B> {
         ra: &PublicKey<B>,
         klen: usize,
     ) -> Result<(SharedKey, PublicKey<B>), Error> {
-        let r = ephemeral::<B>(rng);
+        let r = random_nonzero_scalar::<B>(rng);
         let (w, rb, _) = self.respond_inner(r, ra, klen)?;
         Ok((w.key, rb))
     }

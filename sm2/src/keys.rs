@@ -28,15 +28,18 @@ impl<B: Backend> Job for GeneratorMultiple<'_, B> {
 // dispatched job per call so that no entry point asks the CPU per operation for them; the bytes
 // are the same on every backend.
 
-/// `p` in SEC1 form (`compress`: 33 bytes `02|03‖x`, else 65 bytes `04‖x‖y`) and its length.
-pub(crate) fn encode_point<B: Backend>(p: &AffinePoint<B>, compress: bool) -> ([u8; 65], usize) {
+/// `p` (not the identity) in SEC1 form: with `compress` the first 33 bytes (`02|03‖x`), else all
+/// 65 (`04‖x‖y`).
+pub(crate) fn encode_point<B: Backend>(p: &AffinePoint<B>, compress: bool) -> [u8; 65] {
     struct Encode<'a, B: Backend>(&'a AffinePoint<B>, bool);
     impl<B: Backend> Job for Encode<'_, B> {
-        type Output = ([u8; 65], usize);
-        fn run<B2: Backend>(self) -> Self::Output {
+        type Output = [u8; 65];
+        fn run<B2: Backend>(self) -> [u8; 65] {
             let mut out = [0u8; 65];
-            let n = self.0.to_backend::<B2>().write_sec1(self.1, &mut out);
-            (out, n.expect("65 bytes hold every encoding"))
+            let p = self.0.to_backend::<B2>();
+            p.write_sec1(self.1, &mut out)
+                .expect("65 bytes hold every encoding");
+            out
         }
     }
     B::dispatch(Encode(p, compress))
@@ -211,13 +214,14 @@ impl<B: Backend> PublicKey<B> {
 
     /// `04‖x‖y` (65 bytes).
     pub fn to_uncompressed(&self) -> [u8; 65] {
-        encode_point(&self.point, false).0
+        encode_point(&self.point, false)
     }
 
     /// `02|03‖x` (33 bytes).
     pub fn to_compressed(&self) -> [u8; 33] {
-        let (b, _) = encode_point(&self.point, true);
-        b[..33].try_into().expect("33 bytes")
+        encode_point(&self.point, true)[..33]
+            .try_into()
+            .expect("33 bytes")
     }
 
     /// A point known to be valid (`k·G` with `k ∈ [1, n − 1]`).
