@@ -63,7 +63,9 @@ impl<B: Backend> Backend for Flip<B> {
     }
 }
 
-fn big(l: &Limbs) -> BigUint {
+/// The integer of four little-endian 64-bit limbs (shared by the num-bigint references of the
+/// sm-field tests and `cargo xtask check`).
+pub fn big(l: &Limbs) -> BigUint {
     BigUint::from_slice(&[
         l[0] as u32,
         (l[0] >> 32) as u32,

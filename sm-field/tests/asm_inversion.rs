@@ -4,20 +4,8 @@
 use num_bigint::BigUint;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
+use sm_conformance::big;
 use sm_field::{Backend, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
-
-fn big(l: &[u64; 4]) -> BigUint {
-    BigUint::from_slice(&[
-        l[0] as u32,
-        (l[0] >> 32) as u32,
-        l[1] as u32,
-        (l[1] >> 32) as u32,
-        l[2] as u32,
-        (l[2] >> 32) as u32,
-        l[3] as u32,
-        (l[3] >> 32) as u32,
-    ])
-}
 
 fn to_bytes(v: &BigUint) -> [u8; 32] {
     let b = v.to_bytes_be();

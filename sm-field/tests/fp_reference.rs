@@ -4,18 +4,11 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
+use sm_conformance::big as limbs_big;
 use sm_field::{Backend, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
 fn p_big<M: Modulus>() -> BigUint {
     limbs_big(&M::P)
-}
-
-fn limbs_big(l: &[u64; 4]) -> BigUint {
-    let mut b = [0u8; 32];
-    for i in 0..4 {
-        b[i * 8..i * 8 + 8].copy_from_slice(&l[i].to_le_bytes());
-    }
-    BigUint::from_bytes_le(&b)
 }
 
 fn big_bytes(v: &BigUint) -> [u8; 32] {

@@ -12,7 +12,7 @@ mod catalogue;
 mod pipelines;
 mod sm9_protocols;
 
-use sm_field::{Backend, Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
+use sm_field::{Backend, Fp, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
 /// Names of the backends compiled into this binary (`--backends` of `check` and `bench`): the
 /// pure types by name (`mulx` = `Mulx`, `mulx-ifma` = `MulxIfma`) and `asm` (`Auto` on x86_64,
@@ -69,13 +69,7 @@ macro_rules! for_other_backends {
     }};
 }
 
-pub fn limbs_big(l: &Limbs) -> BigUint {
-    let mut b = [0u8; 32];
-    for i in 0..4 {
-        b[i * 8..i * 8 + 8].copy_from_slice(&l[i].to_le_bytes());
-    }
-    BigUint::from_bytes_le(&b)
-}
+pub use sm_conformance::big as limbs_big;
 
 fn big_bytes(v: &BigUint) -> [u8; 32] {
     let b = v.to_bytes_be();
