@@ -31,9 +31,10 @@
 //! carries with shifts and end with one masked correction by 2p (`a + b < 4p`, less 2p where
 //! that is not negative; `a − b > −2p`, plus 2p where negative), so every operation keeps the
 //! bound. Where `2^256 mod p` is small (SM2's p and n, pseudo-Mersenne shapes), the correction
-//! is a fold instead, with no comparison: the bits of `a + b` (or `a − b + 4p`, or `K·a` for
-//! `K ≤ 8`, [`Lanes8::mul_small`]) from 2^256 up are cleared and added back times
-//! `2^256 mod p`, which lands below 2p. Only where values leave the lanes or are compared is
+//! is a fold instead, with no comparison: the bits of `a + b` (or `a − b + 4p`, or any small
+//! combination `A·a + B·b + C·c` with a multiple of p added for the negative terms,
+//! [`Lanes8::combine3`]) from 2^256 up are cleared and added back times `2^256 mod p`, which
+//! lands below 2p — one reduction for a whole combination of a point formula. Only where values leave the lanes or are compared is
 //! the representative reduced below p: [`Lanes8::to_fp`] ends with a conditional subtraction
 //! of p, [`Lanes8::eq`] and [`Lanes8::is_zero`] compare modulo p.
 //!
@@ -166,22 +167,67 @@ impl<M: Modulus> Consts<M> {
     const TO_LANE: [u64; 5] = split52(&shl_mod(&M::R, 8, &M::P));
     /// `2^256 mod p`: multiplies lane residues back to R = 2^256.
     const FROM_LANE: [u64; 5] = split52(&M::R);
-    /// Whether sums and differences are reduced by folding their bits from 2^256 up back in
-    /// as multiples of `2^256 mod p` ([`k::fold`]): where `2^256 mod p < 2^240` and
-    /// `p ≥ 2^255 + 2^245` (SM2's p and n), a fold brings anything below 2^260 under 2p.
-    const FOLDS: bool = M::R[3] >> 48 == 0 && M::P[3] >= (1 << 63) + (1 << 53);
-    /// `4p` with 2^52 moved down into each of the four low limbs (`4p` below 2^258, so the top
-    /// limb keeps room): `a + SUB_BIAS − b` has non-negative limbs for normalised `a`, `b`
-    /// with `b < 2p`.
-    const SUB_BIAS: [u64; 5] = {
-        let q = double52(&Self::P2);
+    /// Whether sums, differences and small multiples are reduced by folding their bits from
+    /// 2^256 up back in as multiples of `2^256 mod p` ([`k::fold`]): where `2^256 mod p` is
+    /// below 2^240 (SM2's p and n; pseudo-Mersenne shapes). [`Combination`] checks each use's
+    /// bound at compile time.
+    const FOLDS: bool = M::R[3] >> 48 == 0;
+}
+
+/// `a·b` for a radix-2^52 value `a` and a small `b`, carried (the top limb keeps the rest), at
+/// compile time.
+const fn times52(a: &[u64; 5], b: u64) -> [u64; 5] {
+    let mut r = [0u64; 5];
+    let mut carry = 0;
+    let mut j = 0;
+    while j < 5 {
+        let v = a[j] * b + carry;
+        r[j] = if j < 4 { v & MASK52 } else { v };
+        carry = v >> 52;
+        j += 1;
+    }
+    r
+}
+
+/// The linear combination `A·a + B·b + C·c` of lane values below 2p ([`k::combine`]), for a
+/// modulus that [folds](Consts::FOLDS): its constants and the compile-time checks of its bounds.
+struct Combination<M, const A: u64, const B: i64, const C: i64>(PhantomData<M>);
+impl<M: Modulus, const A: u64, const B: i64, const C: i64> Combination<M, A, B, C> {
+    /// The subtracted multiples: `|B|` and `|C|` where negative.
+    const NEG: u64 =
+        (if B < 0 { B.unsigned_abs() } else { 0 }) + (if C < 0 { C.unsigned_abs() } else { 0 });
+    /// The added multiples.
+    const POS: u64 = A + (if B > 0 { B as u64 } else { 0 }) + (if C > 0 { C as u64 } else { 0 });
+    /// `4·NEG·p` (at least twice the subtracted `< 2·NEG·p`) with `NEG·2^52` moved down into
+    /// each of the four low limbs: adding it before subtracting `NEG` multiples of normalised
+    /// limbs leaves every limb non-negative (the top limb too: checked in [`Self::FITS`]).
+    const BIAS: [u64; 5] = {
+        let q = times52(&Consts::<M>::P, 4 * Self::NEG);
+        let n = Self::NEG;
         [
-            q[0] + (1 << 52),
-            q[1] + (1 << 52) - 1,
-            q[2] + (1 << 52) - 1,
-            q[3] + (1 << 52) - 1,
-            q[4] - 1,
+            q[0] + (n << 52),
+            q[1] + (n << 52) - n,
+            q[2] + (n << 52) - n,
+            q[3] + (n << 52) - n,
+            q[4] - n,
         ]
+    };
+    /// The sum before folding is below `UNITS·p` (inputs below 2p), so its bits from 2^256 up,
+    /// `h`, are below `UNITS`.
+    const UNITS: u64 = 2 * Self::POS + 4 * Self::NEG;
+    /// The compile-time conditions of [`k::combine`]: coefficients up to 8 (limbs stay below
+    /// 2^60); for a modulus that folds, the biased top limb covers `NEG` top limbs of values
+    /// below 2p, and the folded value `< 2^256 + 2^217 + UNITS·(2^256 mod p)` is below 2p
+    /// (in units of 2^192, rounded up).
+    const FITS: bool = {
+        let p2 = double52(&Consts::<M>::P);
+        let top = Self::UNITS as u128 * (M::R[3] as u128 + 1) + (1 << 64) + (1 << 25);
+        A >= 1
+            && A <= 8
+            && B.unsigned_abs() <= 8
+            && C.unsigned_abs() <= 8
+            && (!Consts::<M>::FOLDS
+                || (Self::BIAS[4] >= Self::NEG * p2[4] && top < 2 * M::P[3] as u128))
     };
 }
 
@@ -361,14 +407,15 @@ mod k {
         r
     }
 
-    /// Reduces `s` (limbs 0–3 in [0, 2^55), limb 4 in [0, 2^52): a value below 2^260) below
-    /// 2p and normalises it, for a modulus with [`Consts::FOLDS`]: the bits from 2^256 up,
-    /// `h < 16`, are cleared and `h·c` added back, `c = 2^256 mod p` (`Consts::FROM_LANE`):
-    /// per nonzero limb of `c` one low-half IFMA, and a high half where the limb is 2^48 or
-    /// more (SM2's p, `2^256 ≡ 2^224 + 2^96 − 2^64 + 1`, needs three low halves). The result
-    /// is below `2^256 + 2^211 + 16·2^240 < 2p`; no comparison, no selection.
+    /// Reduces `s` (limbs in [0, 2^60), a value below `units·p`) below 2p and normalises it,
+    /// for a modulus with [`Consts::FOLDS`]: the bits from 2^256 up, `h < units`, are cleared
+    /// and `h·c` added back, `c = 2^256 mod p` (`Consts::FROM_LANE`): per nonzero limb of `c`
+    /// one low-half IFMA, and a high half where `h·c_j` can reach 2^52 (SM2's p,
+    /// `2^256 ≡ 2^224 + 2^96 − 2^64 + 1`, needs three low halves). The result is below
+    /// `2^256 + 2^217 + units·c < 2p` ([`Combination::FITS`]); no comparison, no selection.
+    /// (`units` is a constant of the caller; the tests on it vanish once inlined.)
     #[inline(always)]
-    unsafe fn fold<M: Modulus>(mut s: L5) -> L5 {
+    unsafe fn fold<M: Modulus>(mut s: L5, units: u64) -> L5 {
         let h = _mm512_srli_epi64::<48>(s[4]);
         s[4] = _mm512_and_si512(s[4], _mm512_set1_epi64((1 << 48) - 1));
         for (j, &c) in Consts::<M>::FROM_LANE.iter().enumerate() {
@@ -377,72 +424,104 @@ mod k {
                 s[j] = _mm512_madd52lo_epu64(s[j], h, cv);
             }
             // `c < 2^240`: the top limb is below 2^32, so j + 1 < 5 here.
-            if c >= 1 << 48 {
+            if (units - 1) * c >= 1 << 52 {
                 s[j + 1] = _mm512_madd52hi_epu64(s[j + 1], h, cv);
             }
         }
         normalise(s)
     }
 
-    /// `a + b mod p`, below 2p (inputs below 2p: the sum is below 4p, then folded
-    /// ([`fold`]) or less 2p where that is not negative).
+    /// `k·x` per 64-bit lane, `k < 16`, by shifts and additions (`k` a constant of the caller).
     #[inline(always)]
-    pub(super) unsafe fn add<M: Modulus>(a: &L5, b: &L5) -> L5 {
-        let mut s = *a;
-        for j in 0..5 {
-            s[j] = _mm512_add_epi64(a[j], b[j]);
+    unsafe fn times(k: u64, x: __m512i) -> __m512i {
+        let mut s = _mm512_setzero_si512();
+        for b in 0..4 {
+            if k >> b & 1 == 1 {
+                s = _mm512_add_epi64(s, _mm512_sllv_epi64(x, _mm512_set1_epi64(b as i64)));
+            }
         }
-        if Consts::<M>::FOLDS {
-            fold::<M>(s)
-        } else {
-            sub_p_if_ge(normalise(s), &splat(&Consts::<M>::P2))
-        }
+        s
     }
 
-    /// `K·a mod p`, below 2p, for `2 ≤ K ≤ 8` and `a` below 2p: with [`Consts::FOLDS`] the
-    /// limbs times K (shifts and additions; below 2^55, the top one below 2^52 as
-    /// `a < 2^257`) and one [`fold`]; otherwise by doublings and additions.
+    /// `k·a mod p`, below 2p, for `a` below 2p and `k ≥ 1` (a constant of the caller), by
+    /// doublings and additions left to right over the bits of `k`.
     #[inline(always)]
-    pub(super) unsafe fn scale<M: Modulus, const K: u64>(a: &L5) -> L5 {
-        const { assert!(K >= 2 && K <= 8) };
-        if Consts::<M>::FOLDS {
-            // (No closures here: they would not inherit the caller's target features.)
-            let mut s = [_mm512_setzero_si512(); 5];
-            for j in 0..5 {
-                for b in 0..4 {
-                    if K >> b & 1 == 1 {
-                        let shifted = _mm512_sllv_epi64(a[j], _mm512_set1_epi64(b));
-                        s[j] = _mm512_add_epi64(s[j], shifted);
-                    }
-                }
-            }
-            return fold::<M>(s);
-        }
-        // Left to right over the bits of K below its top one.
+    unsafe fn times_mod<M: Modulus>(k: u64, a: &L5) -> L5 {
         let mut r = *a;
-        for b in (0..63 - K.leading_zeros()).rev() {
+        for b in (0..63 - k.leading_zeros()).rev() {
             r = add::<M>(&r, &r);
-            if K >> b & 1 == 1 {
+            if k >> b & 1 == 1 {
                 r = add::<M>(&r, a);
             }
         }
         r
     }
 
-    /// `a − b mod p`, below 2p (inputs below 2p: `a − b + 4p` folded ([`fold`]); or
-    /// `a − b > −2p`, plus 2p where negative).
+    /// `A·a + B·b + C·c mod p`, below 2p, for inputs below 2p, `1 ≤ A ≤ 8` and
+    /// `|B|, |C| ≤ 8` (a zero coefficient leaves its operand out). With [`Consts::FOLDS`]:
+    /// the limbs combined, [`Combination::BIAS`] added for the subtracted terms (every limb
+    /// stays non-negative), then one [`fold`] — one reduction for the whole combination where
+    /// separate additions, subtractions and multiples would fold after each. Otherwise
+    /// composed of [`add`], [`sub`] and doublings.
+    #[inline(always)]
+    pub(super) unsafe fn combine<M: Modulus, const A: u64, const B: i64, const C: i64>(
+        a: &L5,
+        b: &L5,
+        c: &L5,
+    ) -> L5 {
+        const { assert!(Combination::<M, A, B, C>::FITS) };
+        if !Consts::<M>::FOLDS {
+            let mut r = times_mod::<M>(A, a);
+            for (k, x) in [(B, b), (C, c)] {
+                if k != 0 {
+                    let kx = times_mod::<M>(k.unsigned_abs(), x);
+                    r = if k > 0 {
+                        add::<M>(&r, &kx)
+                    } else {
+                        sub::<M>(&r, &kx)
+                    };
+                }
+            }
+            return r;
+        }
+        let mut s = splat(&Combination::<M, A, B, C>::BIAS);
+        for j in 0..5 {
+            s[j] = _mm512_add_epi64(s[j], times(A, a[j]));
+            for (k, x) in [(B, b[j]), (C, c[j])] {
+                let kx = times(k.unsigned_abs(), x);
+                s[j] = if k >= 0 {
+                    _mm512_add_epi64(s[j], kx)
+                } else {
+                    _mm512_sub_epi64(s[j], kx)
+                };
+            }
+        }
+        fold::<M>(s, Combination::<M, A, B, C>::UNITS)
+    }
+
+    /// `a + b mod p`, below 2p (inputs below 2p): [`combine`] where the modulus folds, else
+    /// the sum (below 4p) less 2p where that is not negative.
+    #[inline(always)]
+    pub(super) unsafe fn add<M: Modulus>(a: &L5, b: &L5) -> L5 {
+        if Consts::<M>::FOLDS {
+            return combine::<M, 1, 1, 0>(a, b, b);
+        }
+        let mut s = *a;
+        for j in 0..5 {
+            s[j] = _mm512_add_epi64(a[j], b[j]);
+        }
+        sub_p_if_ge(normalise(s), &splat(&Consts::<M>::P2))
+    }
+
+    /// `a − b mod p`, below 2p (inputs below 2p): [`combine`] where the modulus folds, else
+    /// `a − b > −2p`, plus 2p where negative.
     #[inline(always)]
     pub(super) unsafe fn sub<M: Modulus>(a: &L5, b: &L5) -> L5 {
+        if Consts::<M>::FOLDS {
+            return combine::<M, 1, -1, 0>(a, b, b);
+        }
         let mask = _mm512_set1_epi64(MASK52 as i64);
         let zero = _mm512_setzero_si512();
-        if Consts::<M>::FOLDS {
-            let bias = splat(&Consts::<M>::SUB_BIAS);
-            let mut s = [zero; 5];
-            for j in 0..5 {
-                s[j] = _mm512_sub_epi64(_mm512_add_epi64(a[j], bias[j]), b[j]);
-            }
-            return fold::<M>(s);
-        }
         let p = splat(&Consts::<M>::P2);
         let mut d = [zero; 5];
         let mut borrow = zero;
@@ -730,12 +809,32 @@ impl<M: Modulus> Lanes8<M> {
         self.add(t, self)
     }
 
-    /// `K·self` per lane, `2 ≤ K ≤ 8` (for SM2's moduli one reduction instead of one per
+    /// `K·self` per lane, `1 ≤ K ≤ 8` (for SM2's moduli one reduction instead of one per
     /// doubling).
     #[inline(always)]
-    pub fn mul_small<const K: u64>(&self, _: Ifma) -> Self {
+    pub fn mul_small<const K: u64>(&self, t: Ifma) -> Self {
+        Self::combine::<K, 0>(t, self, self)
+    }
+
+    /// `A·a + B·b` per lane, `1 ≤ A ≤ 8`, `|B| ≤ 8` (checked at compile time): for SM2's
+    /// moduli one reduction for the whole combination (sums, differences and small multiples
+    /// folded once), elsewhere composed of additions and subtractions.
+    #[inline(always)]
+    pub fn combine<const A: u64, const B: i64>(t: Ifma, a: &Self, b: &Self) -> Self {
+        Self::combine3::<A, B, 0>(t, a, b, b)
+    }
+
+    /// `A·a + B·b + C·c` per lane, `1 ≤ A ≤ 8`, `|B|, |C| ≤ 8`: [`combine`](Self::combine)
+    /// with three terms.
+    #[inline(always)]
+    pub fn combine3<const A: u64, const B: i64, const C: i64>(
+        _: Ifma,
+        a: &Self,
+        b: &Self,
+        c: &Self,
+    ) -> Self {
         // SAFETY: the token proves AVX-512F/IFMA.
-        Self::wrap(unsafe { k::scale::<M, K>(&self.l) })
+        Self::wrap(unsafe { k::combine::<M, A, B, C>(&a.l, &b.l, &c.l) })
     }
 
     /// `self · rhs` per lane.

@@ -174,6 +174,47 @@ fn check_all<M: Modulus>(t: Ifma, a: &[F<M>; 8], b: &[F<M>; 8], mask: u8, lift: 
             ctx(&format!("{k}a"))
         );
     }
+    // Linear combinations: the extreme coefficients and those of the SM2 point formulas, on
+    // (a, b, a) and (b, a, b).
+    let k = |v: i64| {
+        let f = F::<M>::from_u64(v.unsigned_abs());
+        if v < 0 {
+            -f
+        } else {
+            f
+        }
+    };
+    macro_rules! combinations {
+        ($(($ka:literal, $kb:literal, $kc:literal)),*) => {$(
+            for (x, y, lx, ly) in [(a, b, &la, &lb), (b, a, &lb, &la)] {
+                let want: [F<M>; 8] = core::array::from_fn(|i| {
+                    k($ka) * x[i] + k($kb) * y[i] + k($kc) * x[i]
+                });
+                let got = Lanes8::combine3::<$ka, $kb, $kc>(t, lx, ly, lx);
+                let what = format!("{}·x + {}·y + {}·x", $ka, $kb, $kc);
+                assert_eq!(bounded(got, &what).to_fp(t), want, "{}", ctx(&what));
+            }
+        )*};
+    }
+    combinations!(
+        (1, 0, 0),
+        (1, -8, 0),
+        (4, -1, 0),
+        (3, 3, 0),
+        (2, -2, 0),
+        (1, -1, -2),
+        (1, -1, -1),
+        (8, 8, 8),
+        (8, -8, -8),
+        (1, -8, 8),
+        (5, 7, -3)
+    );
+    assert_eq!(
+        bounded(Lanes8::combine::<2, -3>(t, &la, &lb), "op").to_fp(t),
+        bin(&|x, y| x.double() - k(3) * y),
+        "{}",
+        ctx("2a − 3b")
+    );
     assert_eq!(
         bounded(la.square(t), "op").to_fp(t),
         un(&|x| x.square()),

@@ -200,19 +200,23 @@ pub(crate) mod lanes {
         pub(crate) z: Fe,
     }
 
-    /// Doubling `dbl-2001-b` (a = −3): 3M + 5S.
+    /// Doubling `dbl-2001-b` (a = −3): 3M + 5S, the sums, differences and small multiples
+    /// between products as seven [`Fe::combine`]s (one reduction each).
     #[inline(always)]
     pub(crate) fn dbl(t: Ifma, p: &Jac) -> Jac {
         let delta = p.z.square(t);
         let gamma = p.y.square(t);
         let beta = p.x.mul(t, &gamma);
-        let a = p.x.sub(t, &delta).mul(t, &p.x.add(t, &delta));
-        let alpha = a.mul_small::<3>(t);
-        let beta4 = beta.mul_small::<4>(t);
-        let x3 = alpha.square(t).sub(t, &beta.mul_small::<8>(t));
-        let z3 = p.y.add(t, &p.z).square(t).sub(t, &gamma).sub(t, &delta);
-        let g8 = gamma.square(t).mul_small::<8>(t);
-        let y3 = alpha.mul(t, &beta4.sub(t, &x3)).sub(t, &g8);
+        // α = 3(x − δ)(x + δ)
+        let alpha =
+            Fe::combine::<1, -1>(t, &p.x, &delta).mul(t, &Fe::combine::<3, 3>(t, &p.x, &delta));
+        let x3 = Fe::combine::<1, -8>(t, &alpha.square(t), &beta);
+        let z3 = Fe::combine3::<1, -1, -1>(t, &p.y.add(t, &p.z).square(t), &gamma, &delta);
+        let y3 = Fe::combine::<1, -8>(
+            t,
+            &alpha.mul(t, &Fe::combine::<4, -1>(t, &beta, &x3)),
+            &gamma.square(t),
+        );
         Jac {
             x: x3,
             y: y3,
@@ -233,16 +237,12 @@ pub(crate) mod lanes {
         *bad |= h.is_zero(t);
         let i = h.double(t).square(t);
         let j = h.mul(t, &i);
-        let r = s2.sub(t, &s1).double(t);
+        let r = Fe::combine::<2, -2>(t, &s2, &s1);
         let v = u1.mul(t, &i);
-        let x3 = r.square(t).sub(t, &j).sub(t, &v.double(t));
-        let y3 = r.mul(t, &v.sub(t, &x3)).sub(t, &s1.mul(t, &j).double(t));
-        let z3 =
-            p.z.add(t, &q.z)
-                .square(t)
-                .sub(t, &z1z1)
-                .sub(t, &z2z2)
-                .mul(t, &h);
+        let x3 = Fe::combine3::<1, -1, -2>(t, &r.square(t), &j, &v);
+        let y3 = Fe::combine::<1, -2>(t, &r.mul(t, &v.sub(t, &x3)), &s1.mul(t, &j));
+        let zz = p.z.add(t, &q.z).square(t);
+        let z3 = Fe::combine3::<1, -1, -1>(t, &zz, &z1z1, &z2z2).mul(t, &h);
         Jac {
             x: x3,
             y: y3,
@@ -262,11 +262,11 @@ pub(crate) mod lanes {
         let hh = h.square(t);
         let i = hh.mul_small::<4>(t);
         let j = h.mul(t, &i);
-        let r = s2.sub(t, &p.y).double(t);
+        let r = Fe::combine::<2, -2>(t, &s2, &p.y);
         let v = p.x.mul(t, &i);
-        let x3 = r.square(t).sub(t, &j).sub(t, &v.double(t));
-        let y3 = r.mul(t, &v.sub(t, &x3)).sub(t, &p.y.mul(t, &j).double(t));
-        let z3 = p.z.add(t, &h).square(t).sub(t, &z1z1).sub(t, &hh);
+        let x3 = Fe::combine3::<1, -1, -2>(t, &r.square(t), &j, &v);
+        let y3 = Fe::combine::<1, -2>(t, &r.mul(t, &v.sub(t, &x3)), &p.y.mul(t, &j));
+        let z3 = Fe::combine3::<1, -1, -1>(t, &p.z.add(t, &h).square(t), &z1z1, &hh);
         Jac {
             x: x3,
             y: y3,
@@ -282,10 +282,10 @@ pub(crate) mod lanes {
         let e = y.square(t);
         let l = e.square(t);
         // S = 4xy², M = 3x² + a with a = −3.
-        let s = x.add(t, &e).square(t).sub(t, &b).sub(t, &l).double(t);
-        let m = b.sub(t, &Fe::one(t)).mul_small::<3>(t);
+        let s = Fe::combine3::<2, -2, -2>(t, &x.add(t, &e).square(t), &b, &l);
+        let m = Fe::combine::<3, -3>(t, &b, &Fe::one(t));
         let l8 = l.mul_small::<8>(t);
-        let x2 = m.square(t).sub(t, &s.double(t));
+        let x2 = Fe::combine::<1, -2>(t, &m.square(t), &s);
         let y2 = m.mul(t, &s.sub(t, &x2)).sub(t, &l8);
         let z = y.double(t);
         (Jac { x: x2, y: y2, z }, Jac { x: s, y: l8, z })
@@ -303,7 +303,7 @@ pub(crate) mod lanes {
         let w2 = q.x.mul(t, &c);
         let dy = p.y.sub(t, &q.y);
         let a1 = p.y.mul(t, &w1.sub(t, &w2));
-        let x3 = dy.square(t).sub(t, &w1).sub(t, &w2);
+        let x3 = Fe::combine3::<1, -1, -1>(t, &dy.square(t), &w1, &w2);
         let y3 = dy.mul(t, &w1.sub(t, &x3)).sub(t, &a1);
         let z3 = p.z.mul(t, &dx);
         (
