@@ -217,21 +217,42 @@ impl<M: Modulus, const A: u64, const B: i64, const C: i64> Combination<M, A, B, 
     const UNITS: u64 = 2 * Self::POS + 4 * Self::NEG;
     /// The compile-time conditions of [`k::combine`]: coefficients up to 8 (limbs stay below
     /// 2^60); for a modulus that folds, the biased top limb covers `NEG` top limbs of values
-    /// below 2p, and the folded value `< 2^256 + 2^217 + UNITS·(2^256 mod p)` is below 2p
-    /// (in units of 2^192, rounded up).
+    /// below 2p, and the folded value is below 2p ([`folds_below_2p`]).
     const FITS: bool = {
         let p2 = double52(&Consts::<M>::P);
-        let top = Self::UNITS as u128 * (M::R[3] as u128 + 1) + (1 << 64) + (1 << 25);
         A >= 1
             && A <= 8
             && B.unsigned_abs() <= 8
             && C.unsigned_abs() <= 8
             && (!Consts::<M>::FOLDS
-                || (Self::BIAS[4] >= Self::NEG * p2[4] && top < 2 * M::P[3] as u128))
+                || (Self::BIAS[4] >= Self::NEG * p2[4] && folds_below_2p::<M>(Self::UNITS)))
     };
 }
 
+/// Whether [`k::fold`] of a value below `units·p` (limbs below 2^60) lands below 2p: the
+/// folded value `< 2^256 + 2^217 + units·(2^256 mod p)` compared with 2p in units of 2^192,
+/// rounded up (true for moduli that do not fold: they never fold).
+const fn folds_below_2p<M: Modulus>(units: u64) -> bool {
+    let top = units as u128 * (M::R[3] as u128 + 1) + (1 << 64) + (1 << 25);
+    !Consts::<M>::FOLDS || top < 2 * M::P[3] as u128
+}
+
+/// For [`k::combine_wide`] of `A·x + B·y`: the multiple `k` of p that makes the reduced value
+/// non-negative (`⌈|B|/4⌉` for negative B), and `units` with the result below `units·p`
+/// (`⌈(A + max(B, 0))/4⌉ + k + 1`).
+const fn wide_bounds(a: u64, b: i64) -> (u64, u64) {
+    let k = if b < 0 {
+        b.unsigned_abs().div_ceil(4)
+    } else {
+        0
+    };
+    let pos = a + if b > 0 { b as u64 } else { 0 };
+    (k, pos.div_ceil(4) + k + 1)
+}
+
 type L5 = [__m512i; 5];
+/// Ten columns of an unreduced product.
+type W10 = [__m512i; 10];
 
 /// Eight elements of GF(`M::P`), one per 64-bit lane (see the module docs).
 #[derive(Clone, Copy)]
@@ -239,6 +260,32 @@ type L5 = [__m512i; 5];
 pub struct Lanes8<M: Modulus> {
     l: L5,
     _m: PhantomData<fn() -> M>,
+}
+
+/// The unreduced product of two [`Lanes8`] values (ten radix-2^52 columns per lane), made by
+/// [`Lanes8::mul_wide`] and [`Lanes8::square_wide`]: for formulas that subtract or add
+/// products, [`Wide8::combine`] reduces the whole combination once.
+#[derive(Clone, Copy)]
+pub struct Wide8<M: Modulus> {
+    c: W10,
+    _m: PhantomData<fn() -> M>,
+}
+
+impl<M: Modulus> Wide8<M> {
+    /// `A·x + B·y` per lane, reduced (below 2p), `1 ≤ A ≤ 8`, `|B| ≤ 8` (checked at compile
+    /// time): one Montgomery reduction for both products.
+    #[inline(always)]
+    pub fn combine<const A: u64, const B: i64>(_: Ifma, x: &Self, y: &Self) -> Lanes8<M> {
+        // SAFETY: the token proves AVX-512F/IFMA.
+        Lanes8::wrap(unsafe { k::combine_wide::<M, A, B>(&x.c, &y.c) })
+    }
+
+    /// The product, reduced: the same limbs as [`Lanes8::mul`] of the factors.
+    #[inline(always)]
+    pub fn reduce(&self, _: Ifma) -> Lanes8<M> {
+        // SAFETY: the token proves AVX-512F/IFMA.
+        Lanes8::wrap(unsafe { k::reduced::<M>(&self.c) })
+    }
 }
 
 impl<M: Modulus> fmt::Debug for Lanes8<M> {
@@ -332,15 +379,47 @@ mod k {
 
     /// `a²·2^-260 mod p` per lane, the same integer as [`mul`]`(a, a)` (the Montgomery
     /// quotient `m` below 2^260 with `a² + m·p ≡ 0 mod 2^260` is unique, so the separate
-    /// reduction below ends at the same value as the interleaved one), with 15 products for
-    /// the square instead of 25: the cross products `a_i·a_j` (i < j) once, then doubled, and
-    /// the five diagonal ones (the schoolbook squaring of Menezes–van Oorschot–Vanstone,
-    /// *Handbook of Applied Cryptography*, Algorithm 14.16; doubling the accumulated sums, not
-    /// the operands, because IFMA reads only 52 bits of each factor). Bounds: a limb of the
-    /// 10-limb square gathers at most 10 halves below 2^52 (doubled cross terms included) and
-    /// the reduction as many again, below 2^57.
+    /// reduction ([`reduce`]) ends at the same value as the interleaved one).
     #[inline(always)]
     pub(super) unsafe fn square<M: Modulus>(a: &L5) -> L5 {
+        reduced::<M>(&square_wide(a))
+    }
+
+    /// A product of values below 2p (below 4p²), reduced below 2p and normalised.
+    #[inline(always)]
+    pub(super) unsafe fn reduced<M: Modulus>(x: &W10) -> L5 {
+        normalise(reduce::<M>(*x))
+    }
+
+    /// `a·b` as ten columns (the low half of `a_i·b_j` in column i + j, the high half in
+    /// column i + j + 1; a column gathers at most ten halves below 2^52, so it is below 2^56),
+    /// the low and high halves in separate accumulators (chains of at most five dependent
+    /// IFMAs).
+    #[inline(always)]
+    pub(super) unsafe fn mul_wide(a: &L5, b: &L5) -> W10 {
+        let zero = _mm512_setzero_si512();
+        let (mut lo, mut hi) = ([zero; 10], [zero; 10]);
+        for i in 0..5 {
+            for j in 0..5 {
+                lo[i + j] = _mm512_madd52lo_epu64(lo[i + j], a[i], b[j]);
+                hi[i + j + 1] = _mm512_madd52hi_epu64(hi[i + j + 1], a[i], b[j]);
+            }
+        }
+        let mut t = [zero; 10];
+        for k in 0..10 {
+            t[k] = _mm512_add_epi64(lo[k], hi[k]);
+        }
+        t
+    }
+
+    /// `a²` as ten columns (as [`mul_wide`]), with 15 products instead of 25: the cross
+    /// products `a_i·a_j` (i < j) once, then doubled, and the five diagonal ones (the
+    /// schoolbook squaring of Menezes–van Oorschot–Vanstone, *Handbook of Applied
+    /// Cryptography*, Algorithm 14.16; doubling the accumulated sums, not the operands,
+    /// because IFMA reads only 52 bits of each factor). A column gathers at most ten halves
+    /// below 2^52 (doubled cross terms included).
+    #[inline(always)]
+    pub(super) unsafe fn square_wide(a: &L5) -> W10 {
         let zero = _mm512_setzero_si512();
         // Cross products a_i·a_j, i < j: low halves at limb i + j, high halves at i + j + 1,
         // in two sets of accumulators (chains of at most two dependent IFMAs each).
@@ -360,7 +439,16 @@ mod k {
             t[2 * i] = _mm512_madd52lo_epu64(t[2 * i], a[i], a[i]);
             t[2 * i + 1] = _mm512_madd52hi_epu64(t[2 * i + 1], a[i], a[i]);
         }
-        // Montgomery reduction, one 52-bit digit at a time (as in `mul`).
+        t
+    }
+
+    /// Montgomery reduction of ten signed columns (|column| < 2^61, the value `T` ≥ −2^515),
+    /// one 52-bit digit at a time (as in [`mul`]): five limbs, not normalised, of
+    /// `(T + m·p)/2^260` with `m < 2^260` (`T + m·p ≡ 0 mod 2^260`; the quotient digit reads
+    /// a column's low 52 bits, its residue whatever the sign, and each column then divides
+    /// exactly). The rounds add at most ten halves below 2^52 and five carries to a column.
+    #[inline(always)]
+    unsafe fn reduce<M: Modulus>(mut t: W10) -> L5 {
         let p = splat(&Consts::<M>::P);
         for i in 0..5 {
             let m = quotient_digit::<M>(t[i]);
@@ -368,7 +456,44 @@ mod k {
             let carry = _mm512_srai_epi64::<52>(t[i]);
             t[i + 1] = _mm512_add_epi64(t[i + 1], carry);
         }
-        normalise([t[5], t[6], t[7], t[8], t[9]])
+        [t[5], t[6], t[7], t[8], t[9]]
+    }
+
+    /// `(A·x + B·y)·2^-260 mod p`, below 2p, for products `x`, `y` of values below 2p (so
+    /// below 4p²), `1 ≤ A ≤ 8`, `|B| ≤ 8`: the columns combined and one [`reduce`] where
+    /// reducing `x` and `y` and then combining them would take two. With [`Consts::FOLDS`]:
+    /// the reduced value lies in `(−|B|·p/4, A·p/4 + p)` (`|B|·4p²/2^260 < |B|·p/4`), plus
+    /// `⌈|B|/4⌉·p` it is non-negative and below `(A/4 + ⌈|B|/4⌉ + 1)·p`, then one [`fold`]
+    /// (after normalising: the reduced limbs are signed). Otherwise `x` and `y` reduced and
+    /// [`combine`]d.
+    #[inline(always)]
+    pub(super) unsafe fn combine_wide<M: Modulus, const A: u64, const B: i64>(
+        x: &W10,
+        y: &W10,
+    ) -> L5 {
+        const { assert!(A >= 1 && A <= 8 && B.unsigned_abs() <= 8) };
+        if !Consts::<M>::FOLDS {
+            let (x, y) = (reduced::<M>(x), reduced::<M>(y));
+            return combine::<M, A, B, 0>(&x, &y, &y);
+        }
+        let mut s = *x;
+        for j in 0..10 {
+            let kx = times(A, x[j]);
+            let ky = times(B.unsigned_abs(), y[j]);
+            s[j] = if B >= 0 {
+                _mm512_add_epi64(kx, ky)
+            } else {
+                _mm512_sub_epi64(kx, ky)
+            };
+        }
+        let mut r = reduce::<M>(s);
+        let (k, units) = const { wide_bounds(A, B) };
+        const { assert!(folds_below_2p::<M>(wide_bounds(A, B).1)) };
+        let p = splat(&Consts::<M>::P);
+        for j in 0..5 {
+            r[j] = _mm512_add_epi64(r[j], times(k, p[j]));
+        }
+        fold::<M>(normalise(r), units)
     }
 
     /// Propagates carries so that every limb is in [0, 2^52) (the top limb keeps what is left).
@@ -412,7 +537,7 @@ mod k {
     /// and `h·c` added back, `c = 2^256 mod p` (`Consts::FROM_LANE`): per nonzero limb of `c`
     /// one low-half IFMA, and a high half where `h·c_j` can reach 2^52 (SM2's p,
     /// `2^256 ≡ 2^224 + 2^96 − 2^64 + 1`, needs three low halves). The result is below
-    /// `2^256 + 2^217 + units·c < 2p` ([`Combination::FITS`]); no comparison, no selection.
+    /// `2^256 + 2^217 + units·c < 2p` ([`folds_below_2p`]); no comparison, no selection.
     /// (`units` is a constant of the caller; the tests on it vanish once inlined.)
     #[inline(always)]
     unsafe fn fold<M: Modulus>(mut s: L5, units: u64) -> L5 {
@@ -850,6 +975,26 @@ impl<M: Modulus> Lanes8<M> {
     pub fn square(&self, _: Ifma) -> Self {
         // SAFETY: the token proves AVX-512F/IFMA.
         Self::wrap(unsafe { k::square::<M>(&self.l) })
+    }
+
+    /// `self · rhs` per lane, unreduced: for [`Wide8::combine`].
+    #[inline(always)]
+    pub fn mul_wide(&self, _: Ifma, rhs: &Self) -> Wide8<M> {
+        Wide8 {
+            // SAFETY: the token proves AVX-512F/IFMA.
+            c: unsafe { k::mul_wide(&self.l, &rhs.l) },
+            _m: PhantomData,
+        }
+    }
+
+    /// `self²` per lane, unreduced (15 products): for [`Wide8::combine`].
+    #[inline(always)]
+    pub fn square_wide(&self, _: Ifma) -> Wide8<M> {
+        Wide8 {
+            // SAFETY: the token proves AVX-512F/IFMA.
+            c: unsafe { k::square_wide(&self.l) },
+            _m: PhantomData,
+        }
     }
 
     /// Lane `i` from `b` where bit `i` of `mask` is set, else from `a` (a mask blend: constant

@@ -13,7 +13,7 @@
 use num_bigint::BigUint;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use sm_field::lanes::{Ifma, Lanes8};
+use sm_field::lanes::{Ifma, Lanes8, Wide8};
 use sm_field::{Fp, Limbs, Modulus, Sm2N, Sm2P, Sm9N, Sm9P, U64};
 
 type F<M> = Fp<M, U64>;
@@ -209,6 +209,30 @@ fn check_all<M: Modulus>(t: Ifma, a: &[F<M>; 8], b: &[F<M>; 8], mask: u8, lift: 
         (1, -8, 8),
         (5, 7, -3)
     );
+    // Unreduced products: reduced alone (the limbs of `mul`/`square`) and combined.
+    let (ab, aa) = (la.mul_wide(t, &lb), la.square_wide(t));
+    assert_eq!(
+        ab.reduce(t).raw_limbs52(),
+        la.mul(t, &lb).raw_limbs52(),
+        "{}",
+        ctx("wide ab")
+    );
+    assert_eq!(
+        aa.reduce(t).raw_limbs52(),
+        la.square(t).raw_limbs52(),
+        "{}",
+        ctx("wide a²")
+    );
+    macro_rules! wide {
+        ($(($ka:literal, $kb:literal)),*) => {$(
+            let want: [F<M>; 8] =
+                core::array::from_fn(|i| k($ka) * a[i] * b[i] + k($kb) * a[i].square());
+            let what = format!("{}·ab + {}·a² (wide)", $ka, $kb);
+            let got = Wide8::combine::<$ka, $kb>(t, &ab, &aa);
+            assert_eq!(bounded(got, &what).to_fp(t), want, "{}", ctx(&what));
+        )*};
+    }
+    wide!((1, -8), (1, -2), (1, 0), (3, 5), (8, 8), (8, -8), (1, -1));
     assert_eq!(
         bounded(Lanes8::combine::<2, -3>(t, &la, &lb), "op").to_fp(t),
         bin(&|x, y| x.double() - k(3) * y),

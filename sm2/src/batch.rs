@@ -181,7 +181,7 @@ pub(crate) mod lanes {
     use alloc::vec::Vec;
 
     use sm_curve::Sm2GeneratorTable;
-    use sm_field::lanes::{Ifma, Lanes8};
+    use sm_field::lanes::{Ifma, Lanes8, Wide8};
     use sm_field::{Backend, Fp, Job, Modulus, Sm2N, Sm2P};
 
     use rand_core::CryptoRng;
@@ -191,6 +191,7 @@ pub(crate) mod lanes {
     use crate::{AffinePoint, Scalar};
 
     pub(crate) type Fe = Lanes8<Sm2P>;
+    type Wide = Wide8<Sm2P>;
 
     /// A point in Jacobian coordinates, eight lanes.
     #[derive(Clone, Copy)]
@@ -212,10 +213,11 @@ pub(crate) mod lanes {
             Fe::combine::<1, -1>(t, &p.x, &delta).mul(t, &Fe::combine::<3, 3>(t, &p.x, &delta));
         let x3 = Fe::combine::<1, -8>(t, &alpha.square(t), &beta);
         let z3 = Fe::combine3::<1, -1, -1>(t, &p.y.add(t, &p.z).square(t), &gamma, &delta);
-        let y3 = Fe::combine::<1, -8>(
+        // y3 = α(4β − x3) − 8γ², the two products reduced together.
+        let y3 = Wide::combine::<1, -8>(
             t,
-            &alpha.mul(t, &Fe::combine::<4, -1>(t, &beta, &x3)),
-            &gamma.square(t),
+            &alpha.mul_wide(t, &Fe::combine::<4, -1>(t, &beta, &x3)),
+            &gamma.square_wide(t),
         );
         Jac {
             x: x3,
@@ -240,7 +242,7 @@ pub(crate) mod lanes {
         let r = Fe::combine::<2, -2>(t, &s2, &s1);
         let v = u1.mul(t, &i);
         let x3 = Fe::combine3::<1, -1, -2>(t, &r.square(t), &j, &v);
-        let y3 = Fe::combine::<1, -2>(t, &r.mul(t, &v.sub(t, &x3)), &s1.mul(t, &j));
+        let y3 = Wide::combine::<1, -2>(t, &r.mul_wide(t, &v.sub(t, &x3)), &s1.mul_wide(t, &j));
         let zz = p.z.add(t, &q.z).square(t);
         let z3 = Fe::combine3::<1, -1, -1>(t, &zz, &z1z1, &z2z2).mul(t, &h);
         Jac {
