@@ -332,24 +332,41 @@ mod k {
         }
     }
 
-    /// `t[0..6] += m·p` for the quotient digit `m` (below 2^52) of the current round: the low
-    /// half of `m·p_j` at limb j, the high half at limb j + 1. A limb of p equal to 2^52 − 1
-    /// (three of SM2's five: `p ≡ −1 mod 2^52`, and the runs of ones of
-    /// 2^256 − 2^224 − 2^96 + 2^64 − 1) needs no multiplication: `m·(2^52 − 1)` at limb j is
-    /// `+m` at limb j + 1 and `−m` at limb j (decided at compile time; the accumulators are
-    /// signed, see [`normalise`]). This takes SM2's reduction from 10 IFMA products per digit
-    /// to 4.
+    /// One round of the Montgomery reduction on `t[0..6]`: the quotient digit `m` of `t0`
+    /// ([`quotient_digit`], below 2^52), `t += m·p` (the low half of `m·p_j` at limb j, the
+    /// high half at limb j + 1), and `t0`, then ≡ 0 mod 2^52, divided by 2^52 into `t1`
+    /// (`t0` is left as it was). A limb of p equal to 2^52 − 1 (three of SM2's five: `p ≡ −1
+    /// mod 2^52`, and the runs of ones of 2^256 − 2^224 − 2^96 + 2^64 − 1) needs no product:
+    /// `m·(2^52 − 1)` at limb j is `−m` at limb j and `+m` at limb j + 1. These `±m` are summed
+    /// per limb at compile time (SM2's p, limbs 0, 2 and 3 all ones: `+m` at limb 1, `−m` at
+    /// limb 2, `+m` at limb 4 — the two at limb 3 cancel), and where `p_0 = 2^52 − 1`, so that
+    /// `m = t0 mod 2^52`, `t0 − m` is `t0` with its low 52 bits cleared: the carry is
+    /// `⌊t0/2^52⌋` without the subtraction. The accumulators are signed (see [`normalise`]).
+    /// SM2's p: 4 IFMA products and 3 additions per digit instead of 10 products.
     #[inline(always)]
-    unsafe fn add_digit_times_p<M: Modulus>(t: &mut [__m512i], m: __m512i, p: &L5) {
+    unsafe fn reduce_round<M: Modulus>(t: &mut [__m512i], p: &L5) {
+        let m = quotient_digit::<M>(t[0]);
         for j in 0..5 {
-            if Consts::<M>::P[j] == MASK52 {
-                t[j] = _mm512_sub_epi64(t[j], m);
-                t[j + 1] = _mm512_add_epi64(t[j + 1], m);
-            } else {
+            if Consts::<M>::P[j] != MASK52 {
                 t[j] = _mm512_madd52lo_epu64(t[j], m, p[j]);
                 t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p[j]);
             }
         }
+        for (j, tj) in t.iter_mut().enumerate().take(6).skip(1) {
+            match ones_at::<M>(j - 1) as i8 - ones_at::<M>(j) as i8 {
+                1 => *tj = _mm512_add_epi64(*tj, m),
+                -1 => *tj = _mm512_sub_epi64(*tj, m),
+                _ => {}
+            }
+        }
+        let carry = _mm512_srai_epi64::<52>(t[0]);
+        t[1] = _mm512_add_epi64(t[1], carry);
+    }
+
+    /// Whether limb `j` of p is 2^52 − 1 (false past the top limb).
+    #[inline(always)]
+    const fn ones_at<M: Modulus>(j: usize) -> bool {
+        j < 5 && Consts::<M>::P[j] == MASK52
     }
 
     /// Montgomery product `a·b·2^-260 mod p` per lane, below 2p, for normalised inputs with
@@ -368,11 +385,8 @@ mod k {
             for j in 0..5 {
                 t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], *ai, b[j]);
             }
-            let m = quotient_digit::<M>(t[0]);
-            add_digit_times_p::<M>(&mut t, m, &p);
-            // t0 ≡ 0 mod 2^52: divide by 2^52, carrying its high bits into t1.
-            let carry = _mm512_srai_epi64::<52>(t[0]);
-            t = [_mm512_add_epi64(t[1], carry), t[2], t[3], t[4], t[5], zero];
+            reduce_round::<M>(&mut t, &p);
+            t = [t[1], t[2], t[3], t[4], t[5], zero];
         }
         normalise([t[0], t[1], t[2], t[3], t[4]])
     }
@@ -451,10 +465,7 @@ mod k {
     unsafe fn reduce<M: Modulus>(mut t: W10) -> L5 {
         let p = splat(&Consts::<M>::P);
         for i in 0..5 {
-            let m = quotient_digit::<M>(t[i]);
-            add_digit_times_p::<M>(&mut t[i..i + 6], m, &p);
-            let carry = _mm512_srai_epi64::<52>(t[i]);
-            t[i + 1] = _mm512_add_epi64(t[i + 1], carry);
+            reduce_round::<M>(&mut t[i..i + 6], &p);
         }
         [t[5], t[6], t[7], t[8], t[9]]
     }
@@ -497,7 +508,7 @@ mod k {
     }
 
     /// Propagates carries so that every limb is in [0, 2^52) (the top limb keeps what is left).
-    /// The limbs are signed accumulators (a limb may be negative where [`add_digit_times_p`]
+    /// The limbs are signed accumulators (a limb may be negative where [`reduce_round`]
     /// subtracted a digit, |limb| < 2^57): the carry is the arithmetic shift, `⌊t_j/2^52⌋`.
     #[inline(always)]
     unsafe fn normalise(mut t: L5) -> L5 {
