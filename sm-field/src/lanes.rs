@@ -34,9 +34,11 @@
 //! is a fold instead, with no comparison: the bits of `a + b` (or `a − b + 4p`, or any small
 //! combination `A·a + B·b + C·c` with a multiple of p added for the negative terms,
 //! [`Lanes8::combine3`]) from 2^256 up are cleared and added back times `2^256 mod p`, which
-//! lands below 2p — one reduction for a whole combination of a point formula. Only where values leave the lanes or are compared is
-//! the representative reduced below p: [`Lanes8::to_fp`] ends with a conditional subtraction
-//! of p, [`Lanes8::eq`] and [`Lanes8::is_zero`] compare modulo p.
+//! lands below 2p — one fold for a whole combination in a point formula. Likewise a
+//! combination of two products ([`Lanes8::mul_wide`], [`Wide8::combine`]) is reduced once,
+//! not once per product. Only where values leave the lanes or are compared is the
+//! representative reduced below p: [`Lanes8::to_fp`] ends with a conditional subtraction of
+//! p, [`Lanes8::eq`] and [`Lanes8::is_zero`] compare modulo p.
 //!
 //! **Availability.** Every operation takes an [`Ifma`] token, which only [`Ifma::detect`] makes
 //! from the crate's one CPU probe ([`backend::cpu::has_ifma`](crate::backend::cpu::has_ifma):
@@ -492,13 +494,7 @@ mod k {
         }
         let mut s = *x;
         for j in 0..10 {
-            let kx = times(A, x[j]);
-            let ky = times(B.unsigned_abs(), y[j]);
-            s[j] = if B >= 0 {
-                _mm512_add_epi64(kx, ky)
-            } else {
-                _mm512_sub_epi64(kx, ky)
-            };
+            s[j] = add_times(times(A, x[j]), B, y[j]);
         }
         let mut r = reduce::<M>(s);
         let (k, units) = const { wide_bounds(A, B) };
@@ -557,7 +553,8 @@ mod k {
     unsafe fn fold<M: Modulus>(mut s: L5, units: u64) -> L5 {
         let h = _mm512_srli_epi64::<48>(s[4]);
         s[4] = _mm512_and_si512(s[4], _mm512_set1_epi64((1 << 48) - 1));
-        for (j, &c) in Consts::<M>::FROM_LANE.iter().enumerate() {
+        for j in 0..5 {
+            let c = Consts::<M>::FROM_LANE[j];
             let cv = _mm512_set1_epi64(c as i64);
             if c != 0 {
                 s[j] = _mm512_madd52lo_epu64(s[j], h, cv);
@@ -610,32 +607,37 @@ mod k {
     ) -> L5 {
         const { assert!(Combination::<M, A, B, C>::FITS) };
         if !Consts::<M>::FOLDS {
-            let mut r = times_mod::<M>(A, a);
-            for (k, x) in [(B, b), (C, c)] {
-                if k != 0 {
-                    let kx = times_mod::<M>(k.unsigned_abs(), x);
-                    r = if k > 0 {
-                        add::<M>(&r, &kx)
-                    } else {
-                        sub::<M>(&r, &kx)
-                    };
-                }
-            }
-            return r;
+            let r = times_mod::<M>(A, a);
+            let r = add_times_mod::<M>(&r, B, b);
+            return add_times_mod::<M>(&r, C, c);
         }
         let mut s = splat(&Combination::<M, A, B, C>::BIAS);
         for j in 0..5 {
-            s[j] = _mm512_add_epi64(s[j], times(A, a[j]));
-            for (k, x) in [(B, b[j]), (C, c[j])] {
-                let kx = times(k.unsigned_abs(), x);
-                s[j] = if k >= 0 {
-                    _mm512_add_epi64(s[j], kx)
-                } else {
-                    _mm512_sub_epi64(s[j], kx)
-                };
-            }
+            s[j] = add_times(s[j], A as i64, a[j]);
+            s[j] = add_times(s[j], B, b[j]);
+            s[j] = add_times(s[j], C, c[j]);
         }
         fold::<M>(s, Combination::<M, A, B, C>::UNITS)
+    }
+
+    /// `s + k·x` per 64-bit lane, `|k| < 16` (a constant of the caller).
+    #[inline(always)]
+    unsafe fn add_times(s: __m512i, k: i64, x: __m512i) -> __m512i {
+        match k {
+            0 => s,
+            1.. => _mm512_add_epi64(s, times(k.unsigned_abs(), x)),
+            _ => _mm512_sub_epi64(s, times(k.unsigned_abs(), x)),
+        }
+    }
+
+    /// `r + k·a mod p` for the moduli that do not fold ([`times_mod`], [`add`], [`sub`]).
+    #[inline(always)]
+    unsafe fn add_times_mod<M: Modulus>(r: &L5, k: i64, a: &L5) -> L5 {
+        match k {
+            0 => *r,
+            1.. => add::<M>(r, &times_mod::<M>(k.unsigned_abs(), a)),
+            _ => sub::<M>(r, &times_mod::<M>(k.unsigned_abs(), a)),
+        }
     }
 
     /// `a + b mod p`, below 2p (inputs below 2p): [`combine`] where the modulus folds, else

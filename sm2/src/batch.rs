@@ -202,7 +202,8 @@ pub(crate) mod lanes {
     }
 
     /// Doubling `dbl-2001-b` (a = −3): 3M + 5S, the sums, differences and small multiples
-    /// between products as seven [`Fe::combine`]s (one reduction each).
+    /// between products as six [`Fe::combine`]s (one fold each), and `y3`'s two products
+    /// reduced together ([`Wide::combine`]).
     #[inline(always)]
     pub(crate) fn dbl(t: Ifma, p: &Jac) -> Jac {
         let delta = p.z.square(t);
