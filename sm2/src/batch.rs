@@ -590,7 +590,9 @@ pub(crate) mod lanes {
             kk.zeroize();
         }
         let rows = Sm2GeneratorTable.raw_rows();
-        let (acc, bad) = t.run(
+        // (The conversions out of the lanes inside `run` too: outside it their intrinsics
+        // would be calls.)
+        let (x, mut z, bad) = t.run(
             #[inline(always)]
             |t| {
                 let mut bad = 0u8;
@@ -604,12 +606,11 @@ pub(crate) mod lanes {
                     let (x, y) = k_entry(t, row, &kl, r);
                     acc = madd(t, &acc, &x, &y, &mut bad);
                 }
-                (acc, bad)
+                let (x, z): ([Fp<Sm2P, B>; 8], _) = (acc.x.to_fp(t), acc.z.to_fp(t));
+                (x, z, bad)
             },
         );
         kl.zeroize();
-        let mut z: [Fp<Sm2P, B>; 8] = acc.z.to_fp(t);
-        let x: [Fp<Sm2P, B>; 8] = acc.x.to_fp(t);
         let mut scratch = [Fp::ZERO; 8];
         Fp::batch_invert_with_scratch(&mut z, &mut scratch);
         (core::array::from_fn(|i| x[i] * z[i].square()), bad)
