@@ -4,8 +4,8 @@
 //! scales the random work (`sm-field/tests/backend_conformance.rs` runs 100 000, `cargo xtask
 //! check --quick` 2 000).
 //!
-//! Each backend is checked limb for limb, on all four moduli, against `U64` (and `U32` when
-//! compiled) and against `num-bigint` (an independent reference):
+//! Each backend is checked limb for limb, on all four moduli, against `U64`, `U32` and
+//! `num-bigint` (an independent reference):
 //! * `n` random operand pairs per modulus, every 64th also against `num-bigint`;
 //! * adversarial operands: per-limb combinations of {0, 1, 2, 2^63, all ones, all ones − 1,
 //!   p_i − 1, p_i, p_i + 1} below p, p − k, single bits, all-ones limbs, R, R², R³;
@@ -26,7 +26,7 @@
 use num_bigint::BigUint;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
-use sm_field::{Backend, Fp, Fp12, Fp2, Fp4, Limbs, Modulus, U64};
+use sm_field::{Backend, Fp, Fp12, Fp2, Fp4, Limbs, Modulus, U32, U64};
 
 // `U32` is the second reference of every scalar check: the dependency enables it.
 
@@ -159,58 +159,51 @@ fn adversarial<M: Modulus>() -> Vec<Limbs> {
     out
 }
 
+/// `add`, `sub` and `mul` of one pair on backend `X`.
+fn pair_ops<M: Modulus, X: Backend>(a: &Limbs, b: &Limbs) -> [Limbs; 3] {
+    [X::add::<M>(a, b), X::sub::<M>(a, b), X::mul::<M>(a, b)]
+}
+
+/// `neg`, `double` and `square` of one element on backend `X`.
+fn one_ops<M: Modulus, X: Backend>(a: &Limbs) -> [Limbs; 3] {
+    [X::neg::<M>(a), X::double::<M>(a), X::square::<M>(a)]
+}
+
 /// `B` agrees with `U64` and `U32` on every operation of one pair.
 fn check_pair<M: Modulus, B: Backend>(a: &Limbs, b: &Limbs) {
-    let n = B::NAME;
-    let got = [B::add::<M>(a, b), B::sub::<M>(a, b), B::mul::<M>(a, b)];
-    let want = [
-        U64::add::<M>(a, b),
-        U64::sub::<M>(a, b),
-        U64::mul::<M>(a, b),
-    ];
-    assert_eq!(
-        got,
-        want,
-        "{n} vs u64, {}: add/sub/mul {a:x?} {b:x?}",
-        M::NAME
-    );
-    {
-        use sm_field::U32;
-        let want = [
-            U32::add::<M>(a, b),
-            U32::sub::<M>(a, b),
-            U32::mul::<M>(a, b),
-        ];
+    let got = pair_ops::<M, B>(a, b);
+    for (name, want) in [
+        ("u64", pair_ops::<M, U64>(a, b)),
+        ("u32", pair_ops::<M, U32>(a, b)),
+    ] {
         assert_eq!(
             got,
             want,
-            "{n} vs u32, {}: add/sub/mul {a:x?} {b:x?}",
+            "{} vs {name}, {}: add/sub/mul {a:x?} {b:x?}",
+            B::NAME,
             M::NAME
         );
     }
 }
 
 fn check_one<M: Modulus, B: Backend>(a: &Limbs) {
-    let n = B::NAME;
-    let got = [B::neg::<M>(a), B::double::<M>(a), B::square::<M>(a)];
-    let want = [U64::neg::<M>(a), U64::double::<M>(a), U64::square::<M>(a)];
-    assert_eq!(
-        got,
-        want,
-        "{n} vs u64, {}: neg/double/square {a:x?}",
-        M::NAME
-    );
-    assert_eq!(got[2], B::mul::<M>(a, a), "{n} {}: square vs mul", M::NAME);
-    {
-        use sm_field::U32;
-        let want = [U32::neg::<M>(a), U32::double::<M>(a), U32::square::<M>(a)];
+    let got = one_ops::<M, B>(a);
+    for (name, want) in [("u64", one_ops::<M, U64>(a)), ("u32", one_ops::<M, U32>(a))] {
         assert_eq!(
             got,
             want,
-            "{n} vs u32, {}: neg/double/square {a:x?}",
+            "{} vs {name}, {}: neg/double/square {a:x?}",
+            B::NAME,
             M::NAME
         );
     }
+    assert_eq!(
+        got[2],
+        B::mul::<M>(a, a),
+        "{} {}: square vs mul",
+        B::NAME,
+        M::NAME
+    );
 }
 
 /// `R^-1 = 2^-256 mod p`.
